@@ -1,0 +1,50 @@
+"""Build Tablescore: `flask --app app run`, or `waitress-serve --call app:create_app`."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+import store
+from web import api, close_db, errors, pages
+
+csrf = CSRFProtect()
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app over one SQLite file, creating and migrating it on first use."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "tablescore.sqlite"),
+        # A game night lasts hours: a form opened at the first deal must still post at the last.
+        WTF_CSRF_TIME_LIMIT=24 * 3600,
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    app.config.from_prefixed_env("TABLESCORE")
+    if config:
+        app.config.from_mapping(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    store.prepare(app.config["DATABASE"])
+    csrf.init_app(app)
+    csrf.exempt(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+    app.teardown_appcontext(close_db)
+    return app
+
+
+def instance_secret(instance: Path) -> str:
+    """Return this installation's session secret, made once so sessions survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -1,0 +1,254 @@
+"""Matches as the list of rounds the table entered, replayed through their game's scorer.
+
+Both doors, the phone pages and the JSON API, change matches only through these functions, so
+a refused change is refused the same way everywhere and leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+import store
+from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table
+from scorers.base import FINISHED, PLAYING, RoundResult
+
+
+class NotFound(Exception):
+    """No such match or round."""
+
+
+class Conflict(Exception):
+    """The change does not fit the match as it stands (over, or a later round would break)."""
+
+
+@dataclass
+class Round:
+    """A round as entered and stored, numbered by its place among the rounds that count."""
+
+    id: int
+    n: int
+    input: dict[str, Any]
+    entered_utc: str
+    corrected_utc: str | None
+
+
+@dataclass
+class Match:
+    """A stored match with the state its rounds replay to."""
+
+    id: int
+    uid: str
+    scorer: Scorer
+    table: Table
+    created_utc: str
+    rounds: list[Round]
+    replay: Replay
+
+    def played(self) -> list[tuple[Round, RoundResult]]:
+        """Pair each round as entered with what it scored."""
+        return list(zip(self.rounds, self.replay.rounds, strict=True))
+
+    def round(self, n: int) -> Round:
+        """Return round n (1-based) or raise NotFound."""
+        if not 1 <= n <= len(self.rounds):
+            raise NotFound(f"This match has no round {n}; it has {len(self.rounds)}.")
+        return self.rounds[n - 1]
+
+
+def scorer_for(game: Any) -> Scorer:
+    """Return the scorer of a game id, refusing an unknown one."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise Refusal.at("game", f"Choose a game: {', '.join(GAMES)}.")
+    return GAMES[game]
+
+
+def start(db: Database, data: Any) -> Match:
+    """Check and store a new match; it has no rounds yet."""
+    if not isinstance(data, dict):
+        raise Refusal("A match must be an object with game, players and options.")
+    scorer = scorer_for(data.get("game"))
+    table = scorer.read_table(data)
+    at = store.now_utc()
+    with db.atomic():
+        match_id = store.insert_match(
+            db,
+            uid=uuid.uuid4().hex,
+            game=scorer.id,
+            options=dict(table.options),
+            players=table.players,
+            teams=table.teams,
+            at=at,
+        )
+    return load(db, match_id)
+
+
+def load(db: Database, match_id: int) -> Match:
+    """Read a match and replay its rounds."""
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise NotFound(f"There is no match {match_id}.")
+    scorer = GAMES[row["game"]]
+    teams = row["teams"]
+    table = Table(
+        players=tuple(row["players"]),
+        options=row["options"],
+        teams=None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
+    )
+    rounds = [
+        Round(r["id"], n, r["input"], r["entered_utc"], r["corrected_utc"])
+        for n, r in enumerate(store.live_rounds(db, match_id), start=1)
+    ]
+    replay = scorer.replay(table, [r.input for r in rounds])
+    return Match(row["id"], row["uid"], scorer, table, row["created_utc"], rounds, replay)
+
+
+def add_round(db: Database, match_id: int, data: Any) -> Match:
+    """Record the next round, unless the match is over."""
+    with db.atomic():
+        match = load(db, match_id)
+        if match.replay.status == FINISHED:
+            raise Conflict(
+                f"The match is over: {match.replay.winner} won. Start a new match to play on."
+            )
+        entered = match.scorer.read_round(match.table, data)
+        n = len(match.rounds) + 1
+        replay = checked_replay(match, [*(r.input for r in match.rounds), entered], changed=n)
+        at = store.now_utc()
+        round_id = store.insert_round(db, match.id, entered, at)
+        store.log_change(
+            db,
+            match_id=match.id,
+            round_id=round_id,
+            action="add",
+            n=n,
+            entered=entered,
+            replaced=None,
+            at=at,
+        )
+        return remember(db, match, replay, at)
+
+
+def correct_round(db: Database, match_id: int, n: int, data: Any) -> Match:
+    """Replace round n as entered; every later round is scored again."""
+    with db.atomic():
+        match = load(db, match_id)
+        old = match.round(n)
+        entered = match.scorer.read_round(match.table, data)
+        inputs = [r.input for r in match.rounds]
+        inputs[n - 1] = entered
+        replay = checked_replay(match, inputs, changed=n)
+        at = store.now_utc()
+        store.replace_round(db, old.id, entered, at)
+        store.log_change(
+            db,
+            match_id=match.id,
+            round_id=old.id,
+            action="correct",
+            n=n,
+            entered=entered,
+            replaced=old.input,
+            at=at,
+        )
+        return remember(db, match, replay, at)
+
+
+def remove_round(db: Database, match_id: int, n: int) -> Match:
+    """Take round n out of the match; every later round is scored again."""
+    with db.atomic():
+        match = load(db, match_id)
+        old = match.round(n)
+        inputs = [r.input for r in match.rounds if r.n != n]
+        replay = checked_replay(match, inputs, changed=None)
+        at = store.now_utc()
+        store.mark_removed(db, old.id, at)
+        store.log_change(
+            db,
+            match_id=match.id,
+            round_id=old.id,
+            action="remove",
+            n=n,
+            entered=None,
+            replaced=old.input,
+            at=at,
+        )
+        return remember(db, match, replay, at)
+
+
+def checked_replay(
+    match: Match, inputs: Sequence[Mapping[str, Any]], changed: int | None
+) -> Replay:
+    """Replay candidate rounds, refusing a change that breaks this round or a later one."""
+    try:
+        replay = match.scorer.replay(match.table, inputs)
+    except RoundImpossible as impossible:
+        if impossible.n == changed:
+            raise impossible.refusal from None
+        raise Conflict(
+            f"Round {impossible.n} could no longer be scored after this change: "
+            f"{impossible.refusal.message}"
+        ) from None
+    if replay.ended_after is not None and replay.ended_after < len(inputs):
+        raise Conflict(
+            f"With this change the match would end after round {replay.ended_after}, "
+            f"but {len(inputs) - replay.ended_after} more round(s) were played after it. "
+            "Remove the later rounds first."
+        )
+    return replay
+
+
+def remember(db: Database, match: Match, replay: Replay, at: str) -> Match:
+    """Cache the new result on the match in the same transaction, then read it back."""
+    store.cache_result(
+        db,
+        match.id,
+        totals=replay.totals,
+        status=replay.status,
+        winner=replay.winner,
+        rounds_played=len(replay.rounds),
+        at=at,
+    )
+    return load(db, match.id)
+
+
+def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return a match's change log, oldest first."""
+    if store.get_match(db, match_id) is None:
+        raise NotFound(f"There is no match {match_id}.")
+    return store.changes(db, match_id)
+
+
+@dataclass
+class Page:
+    """One page of history: match rows from the cache, and where it stands in the whole list."""
+
+    rows: list[dict[str, Any]]
+    number: int
+    total: int
+
+    @property
+    def count(self) -> int:
+        """Return how many pages the whole list fills (at least one, even empty)."""
+        return max(1, -(-self.total // store.PAGE_SIZE))
+
+
+def find(
+    db: Database, *, game: Any = None, player: Any = None, status: Any = None, page: Any = 1
+) -> Page:
+    """Check history filters and return one page of matches, newest first."""
+    if game:
+        scorer_for(game)
+    if status and status not in (PLAYING, FINISHED):
+        raise Refusal.at("status", f"Status is {PLAYING} or {FINISHED}.")
+    try:
+        page = int(page or 1)
+    except ValueError:
+        page = 0
+    if page < 1:
+        raise Refusal.at("page", "Page is a whole number from 1.")
+    rows, total = store.find_matches(db, game=game, player=player, status=status, page=page)
+    return Page(rows, page, total)

@@ -1,0 +1,97 @@
+"""The database schema, as small numbered migrations that each run once, in order."""
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("tablescore")
+
+
+@migrations()
+def m001_matches(db: Database) -> None:
+    """Create matches, their seats, the rounds as entered and the change log."""
+    # Options are frozen with the match, so a match replays the way it was played even after
+    # a default changes. Totals, status and winner are a cache of the replay for fast lists.
+    db.table("matches").create(
+        {
+            "id": int,
+            "uid": str,
+            "game": str,
+            "options_json": str,
+            "players_json": str,
+            "teams_json": str,
+            "created_utc": str,
+            "updated_utc": str,
+            "status": str,
+            "winner": str,
+            "totals_json": str,
+            "rounds_played": int,
+        },
+        pk="id",
+        not_null=[
+            "uid",
+            "game",
+            "options_json",
+            "players_json",
+            "created_utc",
+            "updated_utc",
+            "status",
+            "totals_json",
+            "rounds_played",
+        ],
+        strict=True,
+    )
+    db.table("matches").create_index(["uid"], unique=True)
+    db.table("matches").create_index(["game", "id"])
+    db.table("matches").create_index(["status", "id"])
+    # One row per seat lets history find a player's matches through an index.
+    db.table("seats").create(
+        {"match_id": int, "seat": int, "name": str, "name_key": str},
+        pk=("match_id", "seat"),
+        not_null=["name", "name_key"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.table("seats").create_index(["name_key", "match_id"])
+    # A round keeps the input as last corrected; removing it only marks it, so the history
+    # and the change log can always show what the table entered.
+    db.table("rounds").create(
+        {
+            "id": int,
+            "match_id": int,
+            "input_json": str,
+            "entered_utc": str,
+            "corrected_utc": str,
+            "removed_utc": str,
+        },
+        pk="id",
+        not_null=["match_id", "input_json", "entered_utc"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.table("rounds").create_index(["match_id", "id"])
+    db.table("changes").create(
+        {
+            "id": int,
+            "match_id": int,
+            "round_id": int,
+            "action": str,
+            "n": int,
+            "input_json": str,
+            "replaced_json": str,
+            "at_utc": str,
+        },
+        pk="id",
+        not_null=["match_id", "round_id", "action", "n", "at_utc"],
+        foreign_keys=[("match_id", "matches", "id"), ("round_id", "rounds", "id")],
+        strict=True,
+    )
+    db.table("changes").create_index(["match_id", "id"])
+    # The log is the table's memory of every correction: the database itself refuses to
+    # rewrite or forget it, whatever code runs against the file.
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""
+            CREATE TRIGGER changes_refuse_{verb.lower()} BEFORE {verb} ON changes
+            BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+            """
+        )

@@ -1,0 +1,8 @@
+"""The games Tablescore scores, by id."""
+
+from .base import Refusal, Replay, RoundImpossible, Scorer, Table
+from .rami import Rami
+
+GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(),)}
+
+__all__ = ["GAMES", "Refusal", "Replay", "RoundImpossible", "Scorer", "Table"]

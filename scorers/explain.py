@@ -1,0 +1,20 @@
+"""Small helpers that write the numbers of an explanation sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def names(people: Sequence[str]) -> str:
+    """Join names as a sentence does: "Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    if len(people) <= 1:
+        return "".join(people)
+    return f"{', '.join(people[:-1])} and {people[-1]}"
+
+
+def addition(values: Sequence[int]) -> str:
+    """Show a sum with its parts: "11 + 20 + 5 = 36" (a single value stands alone)."""
+    total = sum(values)
+    if len(values) == 1:
+        return str(total)
+    return f"{' + '.join(str(value) for value in values)} = {total}"

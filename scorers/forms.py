@@ -1,0 +1,121 @@
+"""WTForms forms shared by every game: starting a match, and the base of a round form.
+
+Forms only turn typed text into the API's plain data and put refusals back next to the fields;
+the rules themselves are checked once, by the scorer, for the form and the API alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import BooleanField, FieldList, Form, IntegerField, RadioField, StringField
+from wtforms.fields import Field
+from wtforms.validators import Optional
+
+from .base import Option, Refusal, Scorer, Table
+
+
+class RefusalOnFields(Form):
+    """A form that shows a scorer's refusal next to the fields it names."""
+
+    def field_at(self, path: str) -> Field | None:
+        """Return the field an API path like "hands.Bo.points" is typed into, if any."""
+        return None
+
+    def show_refusal(self, refusal: Refusal) -> None:
+        """Put each message by its field, or at the top of the form when no field fits."""
+        self.form_errors = list(self.form_errors)
+        for path, messages in refusal.fields.items():
+            field = self.field_at(path)
+            if field is None:
+                self.form_errors.extend(messages)
+            else:
+                field.errors = [*field.errors, *messages]
+        if not refusal.fields:
+            self.form_errors.append(refusal.message)
+
+
+class RoundForm(RefusalOnFields):
+    """One round as typed at the table; each game subclasses it."""
+
+    def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
+        super().__init__(formdata, data=self.data_from(table, entered) if entered else None)
+        self.table = table
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Return field values that show a stored round again, for correcting it."""
+        raise NotImplementedError
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the round in the API's shape, for the scorer to check."""
+        raise NotImplementedError
+
+    def follow_taps(self, formdata: Any) -> bool:
+        """Apply a helper button pressed without JavaScript; say whether there was one."""
+        return False
+
+
+def option_field(option: Option) -> Field:
+    """Build the input for one option; left empty, it takes the option's default."""
+    if option.choices:
+        return RadioField(option.label, choices=option.choices, default=option.default_for(2))
+    if isinstance(option.default_for(2), bool):
+        return BooleanField(option.label, default=option.default_for(2), description=option.help)
+    return IntegerField(
+        option.label,
+        validators=[Optional()],
+        description=option.help,
+        render_kw={"inputmode": "numeric", "placeholder": default_hint(option)},
+    )
+
+
+def default_hint(option: Option) -> str:
+    """Describe the default, which may depend on how many play."""
+    if callable(option.default):
+        return f"{option.default_for(2)} for 2 players, {option.default_for(4)} for 4"
+    return str(option.default)
+
+
+class MatchForm(RefusalOnFields):
+    """Start a match: the names around the table and the options."""
+
+    scorer: Scorer
+
+    def field_at(self, path: str) -> Field | None:
+        """Map "players.2" to the third name typed, "options.target" to its input."""
+        head, _, rest = path.partition(".")
+        if head == "players":
+            slots = self.name_slots()
+            if rest.isdigit() and int(rest) < len(slots):
+                return self.players.entries[slots[int(rest)]]
+            return self.players.entries[0]
+        if head == "options":
+            return self._fields.get(f"option_{rest}")
+        return None
+
+    def name_slots(self) -> list[int]:
+        """Return which name boxes were filled in, since empty boxes are not players."""
+        return [i for i, entry in enumerate(self.players.entries) if (entry.data or "").strip()]
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the match in the API's shape."""
+        options = {
+            option.name: self[f"option_{option.name}"].data
+            for option in self.scorer.options
+            if self[f"option_{option.name}"].data is not None
+        }
+        players = [self.players.entries[i].data.strip() for i in self.name_slots()]
+        return {"game": self.scorer.id, "players": players, "options": options}
+
+
+def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
+    """Build the start-a-match form for one game."""
+    fields: dict[str, Any] = {
+        "scorer": scorer,
+        "players": FieldList(StringField("Name"), min_entries=scorer.player_counts[-1]),
+    }
+    for option in scorer.options:
+        fields[f"option_{option.name}"] = option_field(option)
+    form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
+    return form_class(formdata)

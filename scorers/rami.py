@@ -1,0 +1,407 @@
+"""Rami (French rummy): penalties for the cards left in hand; lowest total wins (RULES.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms.fields import Field
+from wtforms.validators import Optional
+
+from . import explain
+from .base import FINISHED, Option, Problems, Refusal, Replay, RoundResult, Scorer, Table
+from .cards import JOKER, RANKS, read_ranks
+from .forms import RoundForm
+
+OUT = "out"
+RAMI_SEC = "rami_sec"
+BLOCKED = "blocked"
+OUTCOMES = (OUT, RAMI_SEC, BLOCKED)
+
+RAMI_RANKS = (JOKER, *RANKS)
+CARD_VALUES = {JOKER: 20, "A": 11, "J": 10, "Q": 10, "K": 10} | {str(v): v for v in range(2, 11)}
+MAX_HAND_CARDS = 14
+"""A hand never holds more than the 14 cards its player had before a discard."""
+MAX_HAND_POINTS = MAX_HAND_CARDS * CARD_VALUES[JOKER]
+
+
+def hand_value(hand: Mapping[str, Any]) -> int:
+    """Return what the cards left in a hand cost."""
+    if "cards" in hand:
+        return sum(CARD_VALUES[rank] for rank in hand["cards"])
+    return hand["points"]
+
+
+def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, Any]:
+    """Check one player's hand: cards or points (agreeing if both), and whether they melded."""
+    if not isinstance(hand, dict):
+        raise Refusal.at(path, f"{name}'s hand must be an object with cards or points and melded.")
+    problems = Problems()
+    unknown = sorted(set(hand) - {"cards", "points", "melded"})
+    if unknown:
+        problems.add(
+            f"{path}.{unknown[0]}", f"A hand has cards, points and melded, not {unknown[0]!r}."
+        )
+    read: dict[str, Any] = {}
+    if "cards" in hand:
+        try:
+            read["cards"] = read_ranks(hand["cards"], f"{path}.cards", RAMI_RANKS)
+        except Refusal as refusal:
+            problems.note(refusal)
+        else:
+            if not 1 <= len(read["cards"]) <= MAX_HAND_CARDS:
+                problems.add(
+                    f"{path}.cards",
+                    f"{name} holds between 1 and {MAX_HAND_CARDS} cards; "
+                    f"{len(read['cards'])} were given.",
+                )
+    if "points" in hand:
+        points = hand["points"]
+        if isinstance(points, bool) or not isinstance(points, int):
+            problems.add(f"{path}.points", f"{name}'s hand value must be a whole number.")
+        elif not 0 <= points <= MAX_HAND_POINTS:
+            problems.add(
+                f"{path}.points", f"{name}'s hand is worth between 0 and {MAX_HAND_POINTS} points."
+            )
+        else:
+            read["points"] = points
+    if need_value and "cards" not in hand and "points" not in hand:
+        problems.add(path, f"{name}'s hand is missing: tap the cards left or type their value.")
+    if (
+        "cards" in read
+        and "points" in read
+        and hand_value({"cards": read["cards"]}) != read["points"]
+    ):
+        problems.add(
+            f"{path}.points",
+            f"{name}'s cards add up to {hand_value({'cards': read['cards']})}, "
+            f"not {read['points']}: give one or the other.",
+        )
+    melded = hand.get("melded", None if need_value else False)
+    if not isinstance(melded, bool):
+        problems.add(f"{path}.melded", f"Say whether {name} had melded (true or false).")
+    read["melded"] = melded
+    problems.raise_any()
+    return read
+
+
+def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: bool) -> dict:
+    """Check the hands given: each expected player once, nobody else."""
+    if data is None and not need_value:
+        data = {}
+    if not isinstance(data, dict):
+        raise Refusal.at("hands", "Hands must be an object: player name → hand.")
+    problems = Problems()
+    seen: set[str] = set()
+    hands: dict[str, dict[str, Any]] = {}
+    for given, hand in data.items():
+        path = f"hands.{given}"
+        try:
+            name = table.player(given, path)
+            if name in seen:
+                raise Refusal.at(path, f"{name}'s hand is given twice.")
+            seen.add(name)
+            if name not in expected:
+                raise Refusal.at(path, f"{name} went out and has no hand to count.")
+            hands[name] = read_hand(hand, path, name, need_value)
+        except Refusal as refusal:
+            problems.note(refusal)
+    for name in expected:
+        if need_value and name not in seen:
+            problems.add(
+                f"hands.{name}",
+                f"{name}'s hand is missing: tap the cards left or type their value.",
+            )
+    problems.raise_any()
+    return {name: hands[name] for name in expected if name in hands}
+
+
+class HandForm(Form):
+    """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value."""
+
+    cards = HiddenField(default="")
+    points = IntegerField("Value", validators=[Optional()], render_kw={"inputmode": "numeric"})
+    melded = BooleanField("Had melded")
+
+
+class RamiRoundForm(RoundForm):
+    """How the round ended, and the hand of each player who did not go out."""
+
+    outcome = RadioField(
+        "How did the round end?",
+        choices=[(OUT, "Someone went out"), (RAMI_SEC, "Rami sec"), (BLOCKED, "Blocked: no stock")],
+        default=OUT,
+        validate_choice=False,
+    )
+    winner = RadioField("Who went out?", validate_choice=False)
+    hands = FieldList(FormField(HandForm))
+    card_ranks = RAMI_RANKS
+    card_values = CARD_VALUES
+
+    def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
+        super().__init__(table, formdata, entered)
+        self.winner.choices = list(table.players)
+        while len(self.hands) < len(table.players):
+            self.hands.append_entry()
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Show a stored round: its outcome, winner and every hand in seat order."""
+        hands = entered["hands"]
+        return {
+            "outcome": entered["outcome"],
+            "winner": entered.get("winner"),
+            "hands": [
+                {
+                    "cards": " ".join(hands.get(name, {}).get("cards", [])),
+                    "points": hands.get(name, {}).get("points"),
+                    "melded": hands.get(name, {}).get("melded", False),
+                }
+                for name in table.players
+            ],
+        }
+
+    def seats(self) -> list[tuple[str, FormField]]:
+        """Pair each player with their hand's fields."""
+        return list(zip(self.table.players, self.hands, strict=True))
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the round in the API's shape; the winner's row is not a hand."""
+        outcome = self.outcome.data
+        entered: dict[str, Any] = {"outcome": outcome, "hands": {}}
+        if outcome != BLOCKED:
+            entered["winner"] = self.winner.data
+        for name, entry in self.seats():
+            if outcome != BLOCKED and name == self.winner.data:
+                continue
+            hand: dict[str, Any] = {"melded": entry.melded.data}
+            if self.cards_of(entry):
+                hand["cards"] = self.cards_of(entry)
+            if entry.points.data is not None:
+                hand["points"] = entry.points.data
+            entered["hands"][name] = hand
+        return entered
+
+    def follow_taps(self, formdata: Any) -> bool:
+        """Add a tapped card ("tap" = "seat:rank") or take one back ("untap" = "seat:index")."""
+        for action in ("tap", "untap"):
+            seat, _, what = formdata.get(action, "").partition(":")
+            if not seat.isdigit() or int(seat) >= len(self.hands):
+                continue
+            cards = self.cards_of(self.hands[int(seat)])
+            if action == "tap" and what in RAMI_RANKS and len(cards) < MAX_HAND_CARDS:
+                cards.append(what)
+            elif action == "untap" and what.isdigit() and int(what) < len(cards):
+                del cards[int(what)]
+            self.hands[int(seat)].cards.data = " ".join(cards)
+            return True
+        return False
+
+    def cards_of(self, entry: FormField) -> list[str]:
+        """Return the cards tapped so far into one hand."""
+        return (entry.cards.data or "").split()
+
+    def hand_total(self, entry: FormField) -> int | None:
+        """Return the value of the cards tapped so far, if any."""
+        cards = self.cards_of(entry)
+        return hand_value({"cards": cards}) if cards else None
+
+    def field_at(self, path: str) -> Field | None:
+        """Map "hands.Bo.melded" to Bo's melded box; a hand as a whole to its value box."""
+        head, _, rest = path.partition(".")
+        if head in ("outcome", "winner"):
+            return self[head]
+        if head != "hands":
+            return None
+        name, _, part = rest.partition(".")
+        for player, entry in self.seats():
+            if player.casefold() == name.casefold():
+                part = part.partition(".")[0]
+                return entry[part] if part in ("cards", "melded") else entry.points
+        return None
+
+
+class Rami(Scorer):
+    """Rami: each round charges the losers their hands; the target ends the match."""
+
+    id = "rami"
+    name = "Rami"
+    player_counts = (2, 3, 4, 5, 6)
+    round_form = RamiRoundForm
+    options = (
+        Option(
+            "target",
+            "Target",
+            default=lambda players: 100 * (players - 1),
+            help="The match ends when a total reaches it; 100 per opponent by default.",
+            minimum=1,
+            maximum=10_000,
+        ),
+        Option(
+            "rami_sec_points",
+            "Rami sec points",
+            default=200,
+            help="What every opponent scores when a player goes out rami sec.",
+            minimum=0,
+            maximum=1_000,
+        ),
+        Option(
+            "unmelded_bonus",
+            "Never-melded bonus",
+            default=25,
+            help="Added to the hand of a player who had not melded.",
+            minimum=0,
+            maximum=1_000,
+        ),
+        Option(
+            "unmelded_cap",
+            "Never-melded cap",
+            default=100,
+            help="A never-melded hand costs at most this, and at most half the target.",
+            minimum=0,
+            maximum=10_000,
+        ),
+    )
+
+    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
+        """Check who went out, how, and every hand that counts."""
+        if not isinstance(data, dict):
+            raise Refusal("A Rami round must be an object with outcome, winner and hands.")
+        problems = Problems()
+        outcome = data.get("outcome")
+        if outcome not in OUTCOMES:
+            problems.add("outcome", "Say how the round ended: out, rami_sec or blocked.")
+            problems.raise_any()
+        read: dict[str, Any] = {"outcome": outcome}
+        expected = list(table.players)
+        if outcome == BLOCKED:
+            if data.get("winner") is not None:
+                problems.add(
+                    "winner", "A blocked round has no winner to name: the lowest hand wins."
+                )
+        else:
+            try:
+                read["winner"] = table.player(data.get("winner"), "winner")
+                expected.remove(read["winner"])
+            except Refusal:
+                problems.add("winner", "Say who went out: one of the players.")
+        try:
+            read["hands"] = read_hands(table, data.get("hands"), expected, outcome != RAMI_SEC)
+        except Refusal as refusal:
+            problems.note(refusal)
+        unknown = sorted(set(data) - {"outcome", "winner", "hands"})
+        if unknown:
+            problems.add(
+                unknown[0], f"A Rami round has outcome, winner and hands, not {unknown[0]!r}."
+            )
+        problems.raise_any()
+        if outcome == RAMI_SEC:
+            melded = [name for name, hand in read["hands"].items() if hand["melded"]]
+            if melded:
+                raise Refusal(
+                    f"No rami sec: {explain.names(melded)} had already melded.",
+                    {
+                        f"hands.{name}.melded": ["A rami sec needs every opponent unmelded."]
+                        for name in melded
+                    },
+                )
+        return read
+
+    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+        """Score every round, then end the match at the target unless the lowest is shared."""
+        options = table.options
+        cap = min(options["unmelded_cap"], options["target"] // 2)
+        replay = Replay(
+            rounds=[], totals=dict.fromkeys(table.players, 0), state={"extra_round": False}
+        )
+        for entered in rounds:
+            result = score_round(table, entered, cap)
+            for name, score in result.scores.items():
+                replay.totals[name] += score
+            result.totals = dict(replay.totals)
+            if replay.status != FINISHED:
+                settle(replay, options["target"], result.explanation)
+                if replay.status == FINISHED:
+                    replay.ended_after = len(replay.rounds) + 1
+            replay.rounds.append(result)
+        return replay
+
+
+def score_round(table: Table, entered: Mapping[str, Any], cap: int) -> RoundResult:
+    """Score one round as entered, with a sentence for every number."""
+    options = table.options
+    hands = entered["hands"]
+    scores = dict.fromkeys(table.players, 0)
+    explanation: list[str] = []
+    if entered["outcome"] == RAMI_SEC:
+        winner = entered["winner"]
+        losers = [name for name in table.players if name != winner]
+        for name in losers:
+            scores[name] = options["rami_sec_points"]
+        explanation.append(
+            f"Rami sec by {winner}: nobody else had melded, so {explain.names(losers)} "
+            f"score {options['rami_sec_points']} each, whatever their hands."
+        )
+        return RoundResult(scores, explanation)
+    if entered["outcome"] == OUT:
+        winners = [entered["winner"]]
+        explanation.append(f"{entered['winner']} went out: 0.")
+    else:
+        lowest = min(hand_value(hand) for hand in hands.values())
+        winners = [name for name, hand in hands.items() if hand_value(hand) == lowest]
+        explanation.append(
+            f"Blocked: {explain.names(winners)} "
+            + (
+                f"holds the lowest hand ({lowest}) and scores 0."
+                if len(winners) == 1
+                else f"tie for the lowest hand ({lowest}) and score 0."
+            )
+        )
+    for name, hand in hands.items():
+        if name in winners:
+            continue
+        scores[name] = penalty(name, hand, options["unmelded_bonus"], cap, explanation)
+    return RoundResult(scores, explanation)
+
+
+def penalty(
+    name: str, hand: Mapping[str, Any], bonus: int, cap: int, explanation: list[str]
+) -> int:
+    """Charge a loser their hand, plus the bonus up to the cap if they never melded."""
+    value = hand_value(hand)
+    if "cards" in hand:
+        parts = [CARD_VALUES[rank] for rank in hand["cards"]]
+        explanation.append(f"{name} holds {', '.join(hand['cards'])}: {explain.addition(parts)}.")
+    else:
+        explanation.append(f"{name}'s hand is worth {value}.")
+    if hand["melded"]:
+        return value
+    charged = value + bonus
+    sentence = f"{name} never melded: {value} + {bonus} = {charged}"
+    if charged > cap:
+        explanation.append(f"{sentence}, capped at {cap}.")
+        return cap
+    explanation.append(f"{sentence}.")
+    return charged
+
+
+def settle(replay: Replay, target: int, explanation: list[str]) -> None:
+    """End the match once a total reaches the target, unless the lowest total is shared."""
+    reached = [name for name, total in replay.totals.items() if total >= target]
+    if not reached:
+        return
+    lowest = min(replay.totals.values())
+    leaders = [name for name, total in replay.totals.items() if total == lowest]
+    opening = f"{explain.names(reached)} reached the target of {target}"
+    if len(leaders) > 1:
+        replay.state["extra_round"] = True
+        explanation.append(
+            f"{opening}, but {explain.names(leaders)} tie for the lowest total ({lowest}): "
+            "another round is played."
+        )
+        return
+    replay.status = FINISHED
+    replay.winner = leaders[0]
+    replay.state["extra_round"] = False
+    explanation.append(f"{opening}: the match is over and {leaders[0]} wins with {lowest}.")

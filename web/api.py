@@ -1,0 +1,111 @@
+"""The JSON API of API.md: the same scorers and storage as the pages, as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+
+import matches
+from scorers import GAMES
+
+from . import get_db, openapi
+from .present import change_json, game_json, match_json, round_json, summary_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.before_request
+def require_json() -> None:
+    """Refuse a body that is not JSON before anything reads it."""
+    if request.method in ("POST", "PUT") and not request.is_json:
+        abort(415, "Send the body as JSON, with Content-Type: application/json.")
+
+
+def body() -> dict[str, Any]:
+    """Return the request's JSON object, or answer 400."""
+    data = request.get_json(silent=True)
+    if data is None:
+        abort(400, "The body is not valid JSON.")
+    if not isinstance(data, dict):
+        abort(400, "The body must be a JSON object.")
+    return data
+
+
+@bp.get("/games")
+def games() -> ResponseReturnValue:
+    """List the games with their player counts and options."""
+    return jsonify(games=[game_json(scorer) for scorer in GAMES.values()])
+
+
+@bp.post("/matches")
+def start_match() -> ResponseReturnValue:
+    """Start a match."""
+    match = matches.start(get_db(), body())
+    location = url_for("api.match", match_id=match.id)
+    return jsonify(match_json(match)), 201, {"Location": location}
+
+
+@bp.get("/matches")
+def history() -> ResponseReturnValue:
+    """List matches newest first, filtered by game, player and status, a page at a time."""
+    args = request.args
+    page = matches.find(
+        get_db(),
+        game=args.get("game"),
+        player=args.get("player"),
+        status=args.get("status"),
+        page=args.get("page"),
+    )
+    return jsonify(
+        matches=[summary_json(row) for row in page.rows],
+        page=page.number,
+        pages=page.count,
+        total=page.total,
+    )
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int) -> ResponseReturnValue:
+    """Return a match with every round and its replayed state."""
+    return jsonify(match_json(matches.load(get_db(), match_id)))
+
+
+def round_answer(match: matches.Match, n: int) -> dict[str, Any]:
+    """Answer a change with the round it touched and the whole match after it."""
+    return {
+        "round": round_json(match.round(n), match.replay.rounds[n - 1]),
+        "match": match_json(match),
+    }
+
+
+@bp.post("/matches/<int:match_id>/rounds")
+def add_round(match_id: int) -> ResponseReturnValue:
+    """Record the next round."""
+    match = matches.add_round(get_db(), match_id, body())
+    return jsonify(round_answer(match, len(match.rounds))), 201
+
+
+@bp.put("/matches/<int:match_id>/rounds/<int:n>")
+def correct_round(match_id: int, n: int) -> ResponseReturnValue:
+    """Correct round n; later rounds are scored again."""
+    return jsonify(round_answer(matches.correct_round(get_db(), match_id, n, body()), n))
+
+
+@bp.delete("/matches/<int:match_id>/rounds/<int:n>")
+def remove_round(match_id: int, n: int) -> ResponseReturnValue:
+    """Remove round n; later rounds are scored again."""
+    return jsonify(match=match_json(matches.remove_round(get_db(), match_id, n)))
+
+
+@bp.get("/matches/<int:match_id>/log")
+def log(match_id: int) -> ResponseReturnValue:
+    """List every change made to a match, oldest first."""
+    return jsonify(changes=[change_json(change) for change in matches.changes(get_db(), match_id)])
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> ResponseReturnValue:
+    """Describe this API as an OpenAPI 3 document."""
+    return jsonify(openapi.document())

@@ -1,0 +1,46 @@
+"""Answer every refusal and error as JSON for the API and as a page for people."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from matches import Conflict, NotFound
+from scorers import Refusal
+
+
+def answer(status: int, message: str, fields: dict | None = None) -> ResponseReturnValue:
+    """Answer in the door's own language: JSON under /api, a page elsewhere."""
+    if request.blueprint == "api" or request.path.startswith("/api/"):
+        return jsonify(error=message, fields=fields or {}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def register(app: Flask) -> None:
+    """Install the handlers that turn exceptions into answers."""
+
+    @app.errorhandler(Refusal)
+    def refused(refusal: Refusal) -> ResponseReturnValue:
+        return answer(422, refusal.message, refusal.fields)
+
+    @app.errorhandler(NotFound)
+    def not_found(error: NotFound) -> ResponseReturnValue:
+        return answer(404, str(error))
+
+    @app.errorhandler(Conflict)
+    def conflict(error: Conflict) -> ResponseReturnValue:
+        return answer(409, str(error))
+
+    @app.errorhandler(CSRFError)
+    def form_expired(_error: CSRFError) -> ResponseReturnValue:
+        return answer(
+            400,
+            "This form has expired or did not come from Tablescore: "
+            "reload the page and send it again.",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> ResponseReturnValue:
+        return answer(error.code or 500, error.description or error.name)

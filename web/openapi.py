@@ -1,0 +1,285 @@
+"""The OpenAPI 3 description of the JSON API, served at /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorers import GAMES
+
+JSON = "application/json"
+
+
+def ref(name: str) -> dict[str, str]:
+    """Point at a schema of this document."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def answer(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Describe one response, with its JSON body if it has one."""
+    described: dict[str, Any] = {"description": description}
+    if schema is not None:
+        described["content"] = {JSON: {"schema": schema}}
+    return described
+
+
+def refusals(*codes: int) -> dict[str, Any]:
+    """Describe the error answers an operation can give, all in the one error shape."""
+    meaning = {
+        400: "The body is not JSON, or not an object.",
+        404: "No such match or round.",
+        409: "The match is over, or the change would make a later round impossible.",
+        413: "The body is larger than 64 KB.",
+        415: "The body is not sent as application/json.",
+        422: "The input does not follow the rules; `fields` says where.",
+    }
+    return {str(code): answer(meaning[code], ref("Error")) for code in codes}
+
+
+def body(schema: dict[str, Any]) -> dict[str, Any]:
+    """Describe a required JSON request body."""
+    return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+ROUND_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+CHANGE_ERRORS = (400, 404, 409, 413, 415, 422)
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error", "fields"],
+        "properties": {
+            "error": {"type": "string", "description": "One sentence a person can act on."},
+            "fields": {
+                "type": "object",
+                "description": "Field path (like `hands.Bo.points`) → messages.",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+    "Game": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "name": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "integer"}},
+            "teams": {"type": "boolean"},
+            "options": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "NewMatch": {
+        "type": "object",
+        "required": ["game", "players"],
+        "properties": {
+            "game": {"type": "string", "enum": list(GAMES)},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+            "options": {
+                "type": "object",
+                "description": "Option name → value; omitted ones default.",
+            },
+        },
+    },
+    "RamiRound": {
+        "type": "object",
+        "required": ["outcome"],
+        "properties": {
+            "outcome": {"type": "string", "enum": ["out", "rami_sec", "blocked"]},
+            "winner": {"type": "string", "description": "Who went out; not for a blocked round."},
+            "hands": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "cards": {"type": "array", "items": {"type": "string"}},
+                        "points": {"type": "integer", "minimum": 0},
+                        "melded": {"type": "boolean"},
+                    },
+                },
+            },
+        },
+    },
+    "Round": {
+        "type": "object",
+        "required": ["n", "input", "scores", "explanation", "totals"],
+        "properties": {
+            "n": {"type": "integer"},
+            "input": {"type": "object", "description": "The round as entered."},
+            "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "explanation": {"type": "array", "items": {"type": "string"}},
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "entered_at": {"type": "string", "format": "date-time"},
+            "corrected_at": {"type": ["string", "null"], "format": "date-time"},
+        },
+    },
+    "Match": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "game": {"type": "string"},
+            "options": {"type": "object"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "teams": {"type": ["object", "null"]},
+            "rounds": {"type": "array", "items": ref("Round")},
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "status": {"type": "string", "enum": ["playing", "finished"]},
+            "winner": {"type": ["string", "null"]},
+            "state": {"type": "object"},
+            "uid": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "url": {"type": "string"},
+            "html_url": {"type": "string"},
+        },
+    },
+    "MatchSummary": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "game": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "totals": {"type": "object"},
+            "status": {"type": "string"},
+            "winner": {"type": ["string", "null"]},
+            "rounds_played": {"type": "integer"},
+            "url": {"type": "string"},
+        },
+    },
+    "RoundAndMatch": {
+        "type": "object",
+        "properties": {"round": ref("Round"), "match": ref("Match")},
+    },
+    "Change": {
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["add", "correct", "remove"]},
+            "n": {"type": "integer"},
+            "input": {"type": ["object", "null"]},
+            "replaced": {"type": ["object", "null"]},
+            "at": {"type": "string", "format": "date-time"},
+        },
+    },
+}
+
+
+def document() -> dict[str, Any]:
+    """Return the whole OpenAPI document."""
+    round_body = body({"oneOf": [ref("RamiRound")]})
+    filters = [
+        {"name": name, "in": "query", "required": False, "schema": schema}
+        for name, schema in (
+            ("game", {"type": "string", "enum": list(GAMES)}),
+            ("player", {"type": "string"}),
+            ("status", {"type": "string", "enum": ["playing", "finished"]}),
+            ("page", {"type": "integer", "minimum": 1}),
+        )
+    ]
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tablescore",
+            "version": "1",
+            "description": "Score card games played at a real table. Errors share one shape.",
+        },
+        "paths": {
+            "/api/games": {
+                "get": {
+                    "summary": "The games, their player counts and options",
+                    "responses": {
+                        "200": answer(
+                            "The games",
+                            {
+                                "type": "object",
+                                "properties": {"games": {"type": "array", "items": ref("Game")}},
+                            },
+                        )
+                    },
+                }
+            },
+            "/api/matches": {
+                "post": {
+                    "summary": "Start a match",
+                    "requestBody": body(ref("NewMatch")),
+                    "responses": {"201": answer("The new match", ref("Match"))}
+                    | refusals(400, 413, 415, 422),
+                },
+                "get": {
+                    "summary": "Matches, newest first",
+                    "parameters": filters,
+                    "responses": {
+                        "200": answer(
+                            "One page of matches",
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "matches": {"type": "array", "items": ref("MatchSummary")},
+                                    "page": {"type": "integer"},
+                                    "pages": {"type": "integer"},
+                                    "total": {"type": "integer"},
+                                },
+                            },
+                        )
+                    }
+                    | refusals(422),
+                },
+            },
+            "/api/matches/{match_id}": {
+                "get": {
+                    "summary": "One match with every round and its state",
+                    "parameters": [MATCH_ID],
+                    "responses": {"200": answer("The match", ref("Match"))} | refusals(404),
+                }
+            },
+            "/api/matches/{match_id}/rounds": {
+                "post": {
+                    "summary": "Record the next round",
+                    "parameters": [MATCH_ID],
+                    "requestBody": round_body,
+                    "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
+                    | refusals(*CHANGE_ERRORS),
+                }
+            },
+            "/api/matches/{match_id}/rounds/{n}": {
+                "put": {
+                    "summary": "Correct round n; later rounds are scored again",
+                    "parameters": [MATCH_ID, ROUND_N],
+                    "requestBody": round_body,
+                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                    | refusals(*CHANGE_ERRORS),
+                },
+                "delete": {
+                    "summary": "Remove round n; later rounds are scored again",
+                    "parameters": [MATCH_ID, ROUND_N],
+                    "responses": {
+                        "200": answer(
+                            "The match", {"type": "object", "properties": {"match": ref("Match")}}
+                        )
+                    }
+                    | refusals(404, 409),
+                },
+            },
+            "/api/matches/{match_id}/log": {
+                "get": {
+                    "summary": "Every change made to the match, oldest first",
+                    "parameters": [MATCH_ID],
+                    "responses": {
+                        "200": answer(
+                            "The change log",
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "changes": {"type": "array", "items": ref("Change")}
+                                },
+                            },
+                        )
+                    }
+                    | refusals(404),
+                }
+            },
+            "/api/openapi.json": {
+                "get": {
+                    "summary": "This document",
+                    "responses": {"200": answer("The OpenAPI document", {"type": "object"})},
+                }
+            },
+        },
+        "components": {"schemas": SCHEMAS},
+    }

@@ -1,0 +1,101 @@
+"""Matches, rounds and games as the JSON documents API.md promises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+
+from matches import Match, Round
+from scorers import Scorer
+from scorers.base import RoundResult
+
+
+def game_json(scorer: Scorer) -> dict[str, Any]:
+    """Describe a game: who can play it and its options with their defaults."""
+    return {
+        "id": scorer.id,
+        "name": scorer.name,
+        "players": list(scorer.player_counts),
+        "teams": scorer.teams,
+        "options": [option_json(option, scorer.player_counts) for option in scorer.options],
+    }
+
+
+def option_json(option: Any, player_counts: tuple[int, ...]) -> dict[str, Any]:
+    """Describe one option; a default that depends on the player count is listed per count."""
+    described: dict[str, Any] = {"name": option.name, "label": option.label, "help": option.help}
+    if callable(option.default):
+        described["default_by_players"] = {str(n): option.default_for(n) for n in player_counts}
+    else:
+        described["default"] = option.default
+    if option.choices:
+        described["choices"] = list(option.choices)
+    if option.minimum is not None:
+        described["minimum"] = option.minimum
+        described["maximum"] = option.maximum
+    return described
+
+
+def round_json(stored: Round, result: RoundResult) -> dict[str, Any]:
+    """Return one round: as entered, what it scored, why, and the totals after it."""
+    return {
+        "n": stored.n,
+        "input": stored.input,
+        "scores": result.scores,
+        "explanation": result.explanation,
+        "totals": result.totals,
+        **result.extra,
+        "entered_at": stored.entered_utc,
+        "corrected_at": stored.corrected_utc,
+    }
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    """Return the whole match with its replayed state."""
+    replay = match.replay
+    return {
+        "id": match.id,
+        "game": match.scorer.id,
+        "options": dict(match.table.options),
+        "players": list(match.table.players),
+        "teams": None if match.table.teams is None else dict(match.table.teams),
+        "rounds": [round_json(stored, result) for stored, result in match.played()],
+        "totals": replay.totals,
+        "status": replay.status,
+        "winner": replay.winner,
+        "state": replay.state,
+        "uid": match.uid,
+        "created_at": match.created_utc,
+        "url": url_for("api.match", match_id=match.id, _external=True),
+        "html_url": url_for("pages.match", match_id=match.id, _external=True),
+    }
+
+
+def summary_json(row: dict[str, Any]) -> dict[str, Any]:
+    """Return a match as history lists it, from its cached result."""
+    return {
+        "id": row["id"],
+        "game": row["game"],
+        "players": row["players"],
+        "teams": row["teams"],
+        "totals": row["totals"],
+        "status": row["status"],
+        "winner": row["winner"],
+        "rounds_played": row["rounds_played"],
+        "uid": row["uid"],
+        "created_at": row["created_utc"],
+        "updated_at": row["updated_utc"],
+        "url": url_for("api.match", match_id=row["id"], _external=True),
+    }
+
+
+def change_json(change: dict[str, Any]) -> dict[str, Any]:
+    """Return one entry of the change log."""
+    return {
+        "action": change["action"],
+        "n": change["n"],
+        "input": change["input"],
+        "replaced": change["replaced"],
+        "at": change["at_utc"],
+    }
