@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+)
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
@@ -130,7 +139,11 @@ class RamiRoundForm(RoundForm):
 
     outcome = RadioField(
         "How did the round end?",
-        choices=[(OUT, "Someone went out"), (RAMI_SEC, "Rami sec"), (BLOCKED, "Blocked: no stock")],
+        choices=[
+            SelectChoice(OUT, "Someone went out"),
+            SelectChoice(RAMI_SEC, "Rami sec"),
+            SelectChoice(BLOCKED, "Blocked: no stock"),
+        ],
         default=OUT,
         validate_choice=False,
     )

@@ -1,0 +1,151 @@
+"""Real-browser journeys: Playwright drives Debian's Chromium at a 360×740 touch viewport."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from werkzeug.serving import make_server
+
+from app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Launch Debian's Chromium; under CI a missing one fails the run instead of skipping."""
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            # The machine has no network beyond localhost: keep Chromium from reaching for it.
+            args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """Open a fresh page as a phone held in one hand."""
+    context = browser.new_context(**PHONE)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the app on a free local port for the whole session; return its address."""
+    app = create_app(
+        {"DATABASE": str(tmp_path_factory.mktemp("db") / "browser.sqlite"), "SECRET_KEY": "test"}
+    )
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join()
+
+
+def start_rami(page: Page, server: str, *players: str) -> None:
+    """Start a Rami match from the home page, as a player would."""
+    page.goto(server)
+    page.locator(".games").get_by_role("link", name="Rami").tap()
+    for seat, name in enumerate(players, start=1):
+        page.get_by_label(f"Player {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the match").tap()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+
+
+def hand(page: Page, player: str):
+    """Return the fieldset of one player's hand."""
+    return page.locator(f"fieldset.hand[data-player='{player}']")
+
+
+def tap_cards(page: Page, player: str, *ranks: str) -> None:
+    """Tap cards onto a player's hand."""
+    for rank in ranks:
+        hand(page, player).locator(f"button[data-card='{rank}']").tap()
+
+
+def expect_totals(page: Page, *expected: str) -> None:
+    """Wait for the totals row of the score sheet to read as expected."""
+    expect(page.locator(".sheet tfoot td")).to_have_text(list(expected))
+
+
+def no_sideways_scroll(page: Page) -> None:
+    """Fail if the page is wider than the phone."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_record_two_rounds_by_tapping_cards_then_correct_the_first(page: Page, server: str):
+    start_rami(page, server, "Ana", "Bo", "Cy")
+    no_sideways_scroll(page)
+
+    page.get_by_text("Ana", exact=True).first.tap()
+    expect(hand(page, "Ana")).to_be_hidden()
+    tap_cards(page, "Bo", "A", "JK", "5")
+    expect(hand(page, "Bo").locator(".hand-total")).to_have_text("36 points")
+    hand(page, "Bo").get_by_label("Had melded").check()
+    tap_cards(page, "Cy", "9", "9")
+    hand(page, "Cy").get_by_label("Had melded").check()
+    page.get_by_role("button", name="Record round 1").tap()
+    expect(page.get_by_role("status").first).to_have_text("Round 1 recorded.")
+    expect_totals(page, "0", "36", "18")
+    expect(page.locator("#round-1")).to_contain_text("Bo holds A, JK, 5: 11 + 20 + 5 = 36.")
+
+    page.locator("fieldset.choices").nth(1).get_by_text("Bo", exact=True).tap()
+    tap_cards(page, "Ana", "K")
+    tap_cards(page, "Cy", "2")
+    hand(page, "Cy").get_by_role("button", name="Take back 2").tap()
+    tap_cards(page, "Cy", "3")
+    hand(page, "Cy").get_by_label("Had melded").check()
+    page.get_by_role("button", name="Record round 2").tap()
+    expect_totals(page, "35", "36", "21")
+    expect(page.locator("#round-2")).to_contain_text("Ana never melded: 10 + 25 = 35.")
+    no_sideways_scroll(page)
+
+    page.get_by_role("link", name="Correct or remove round 1").tap()
+    expect(hand(page, "Bo").locator(".hand-total")).to_have_text("36 points")
+    hand(page, "Bo").get_by_role("button", name="Take back JK").tap()
+    expect(hand(page, "Bo").locator(".hand-total")).to_have_text("16 points")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.get_by_role("status").first).to_contain_text("Round 1 corrected")
+    expect_totals(page, "35", "16", "21")
+    expect(page.locator("#round-1")).to_contain_text("Corrected")
+
+
+def test_cards_tap_without_javascript(browser: Browser, server: str):
+    context = browser.new_context(**PHONE, java_script_enabled=False)
+    page = context.new_page()
+    start_rami(page, server, "Dee", "Eli")
+    page.get_by_text("Dee", exact=True).first.tap()
+    tap_cards(page, "Eli", "Q")
+    tap_cards(page, "Eli", "4")
+    expect(hand(page, "Eli").locator(".hand-total")).to_have_text("14 points")
+    hand(page, "Eli").get_by_label("Had melded").check()
+    page.get_by_role("button", name="Record round 1", exact=True).last.tap()
+    expect_totals(page, "0", "14")
+    context.close()
+
+
+def test_a_mistake_comes_back_with_the_values_typed(page: Page, server: str):
+    start_rami(page, server, "Fay", "Gus")
+    page.get_by_text("Fay", exact=True).first.tap()
+    hand(page, "Gus").get_by_label("or type the value").fill("400")
+    page.get_by_role("button", name="Record round 1").tap()
+    expect(hand(page, "Gus")).to_contain_text("Gus's hand is worth between 0 and 280 points.")
+    expect(hand(page, "Gus").get_by_label("or type the value")).to_have_value("400")
+    expect(page.locator(".sheet")).to_have_count(0)

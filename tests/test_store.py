@@ -1,0 +1,131 @@
+"""Storage: the schema, WAL and foreign keys, one transaction per change, the append-only log."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+import matches
+import store
+from app import create_app
+from migrations import migrations
+
+ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "melded": True}}}
+
+
+@pytest.fixture
+def db(tmp_path):
+    """Return a connection to a freshly prepared database."""
+    path = str(tmp_path / "store.sqlite")
+    store.prepare(path)
+    connection = store.connect(path)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def match(db) -> matches.Match:
+    """Start a two-player Rami match."""
+    return matches.start(db, {"game": "rami", "players": ["Ana", "Bo"]})
+
+
+def test_prepare_creates_the_schema_in_wal_mode(db):
+    assert {"matches", "seats", "rounds", "changes"} <= set(db.table_names())
+    assert db.journal_mode == "wal"
+    assert [m.name for m in migrations.applied(db)] == ["m001_matches"]
+    assert db.execute("PRAGMA foreign_keys").fetchone() == (1,)
+
+
+def test_prepare_twice_changes_nothing(tmp_path):
+    path = str(tmp_path / "again.sqlite")
+    store.prepare(path)
+    store.prepare(path)
+    connection = store.connect(path)
+    assert len(migrations.applied(connection)) == 1
+    connection.close()
+
+
+def test_foreign_keys_refuse_a_round_of_no_match(db):
+    with pytest.raises(sqlite3.IntegrityError):
+        store.insert_round(db, 999, ROUND, store.now_utc())
+
+
+def test_the_change_log_refuses_update_and_delete(db, match):
+    matches.add_round(db, match.id, ROUND)
+    for statement in ("update changes set action = 'add'", "delete from changes"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(statement)
+    assert len(store.changes(db, match.id)) == 1
+
+
+def test_a_failed_change_leaves_nothing_behind(db, match, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(store, "log_change", broken)
+    with pytest.raises(RuntimeError):
+        matches.add_round(db, match.id, ROUND)
+    assert db.table("rounds").count == 0
+    assert store.get_match(db, match.id)["rounds_played"] == 0
+
+
+def test_rounds_are_stored_as_entered_and_the_cache_follows_the_replay(db, match):
+    matches.add_round(db, match.id, {**ROUND, "winner": "ana"})
+    stored = store.live_rounds(db, match.id)
+    assert [row["input"] for row in stored] == [ROUND]
+    row = store.get_match(db, match.id)
+    assert (row["totals"], row["status"], row["rounds_played"]) == (
+        {"Ana": 0, "Bo": 12},
+        "playing",
+        1,
+    )
+
+
+def test_a_correction_keeps_the_version_it_replaced(db, match):
+    matches.add_round(db, match.id, ROUND)
+    corrected = {**ROUND, "hands": {"Bo": {"points": 20, "melded": True}}}
+    matches.correct_round(db, match.id, 1, corrected)
+    log = store.changes(db, match.id)
+    assert [(c["action"], c["input"], c["replaced"]) for c in log] == [
+        ("add", ROUND, None),
+        ("correct", corrected, ROUND),
+    ]
+    assert store.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 20}
+
+
+def test_a_removed_round_stays_in_the_database(db, match):
+    matches.add_round(db, match.id, ROUND)
+    matches.remove_round(db, match.id, 1)
+    assert store.live_rounds(db, match.id) == []
+    assert db.table("rounds").count == 1
+    assert [c["action"] for c in store.changes(db, match.id)] == ["add", "remove"]
+    assert store.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 0}
+
+
+def test_history_finds_a_player_through_the_seats_index(db, match):
+    matches.start(db, {"game": "rami", "players": ["Cy", "Di"]})
+    rows, total = store.find_matches(db, player="  BO ")
+    assert ([row["id"] for row in rows], total) == ([match.id], 1)
+    plan = db.execute(
+        "explain query plan select match_id from seats where name_key = ?", ["bo"]
+    ).fetchall()
+    assert "USING COVERING INDEX" in " ".join(str(step) for step in plan)
+
+
+def test_the_database_defaults_to_the_instance_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr("flask.Flask.auto_find_instance_path", lambda self: str(tmp_path / "inst"))
+    app = create_app({"TESTING": True})
+    assert app.config["DATABASE"] == str(tmp_path / "inst" / "tablescore.sqlite")
+    assert (tmp_path / "inst" / "tablescore.sqlite").exists()
+    secret = tmp_path / "inst" / "secret_key"
+    assert secret.stat().st_mode & 0o777 == 0o600
+    assert app.config["SECRET_KEY"] == secret.read_text()
+    assert create_app({"TESTING": True}).config["SECRET_KEY"] == app.config["SECRET_KEY"]
+
+
+def test_the_database_path_can_come_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TABLESCORE_DATABASE", str(tmp_path / "env.sqlite"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test"})
+    assert app.config["DATABASE"] == str(tmp_path / "env.sqlite")
+    assert (tmp_path / "env.sqlite").exists()
