@@ -74,7 +74,7 @@ def start(db: Database, data: Any) -> Match:
     scorer = scorer_for(data.get("game"))
     table = scorer.read_table(data)
     at = store.now_utc()
-    with db.atomic():
+    with store.writing(db):
         match_id = store.insert_match(
             db,
             uid=uuid.uuid4().hex,
@@ -109,7 +109,7 @@ def load(db: Database, match_id: int) -> Match:
 
 def add_round(db: Database, match_id: int, data: Any) -> Match:
     """Record the next round, unless the match is over."""
-    with db.atomic():
+    with store.writing(db):
         match = load(db, match_id)
         if match.replay.status == FINISHED:
             raise Conflict(
@@ -120,22 +120,13 @@ def add_round(db: Database, match_id: int, data: Any) -> Match:
         replay = checked_replay(match, [*(r.input for r in match.rounds), entered], changed=n)
         at = store.now_utc()
         round_id = store.insert_round(db, match.id, entered, at)
-        store.log_change(
-            db,
-            match_id=match.id,
-            round_id=round_id,
-            action="add",
-            n=n,
-            entered=entered,
-            replaced=None,
-            at=at,
-        )
-        return remember(db, match, replay, at)
+        change = store.Change("add", n, round_id, entered=entered, replaced=None, at=at)
+        return remember(db, match, replay, change)
 
 
 def correct_round(db: Database, match_id: int, n: int, data: Any) -> Match:
     """Replace round n as entered; every later round is scored again."""
-    with db.atomic():
+    with store.writing(db):
         match = load(db, match_id)
         old = match.round(n)
         entered = match.scorer.read_round(match.table, data)
@@ -144,39 +135,21 @@ def correct_round(db: Database, match_id: int, n: int, data: Any) -> Match:
         replay = checked_replay(match, inputs, changed=n)
         at = store.now_utc()
         store.replace_round(db, old.id, entered, at)
-        store.log_change(
-            db,
-            match_id=match.id,
-            round_id=old.id,
-            action="correct",
-            n=n,
-            entered=entered,
-            replaced=old.input,
-            at=at,
-        )
-        return remember(db, match, replay, at)
+        change = store.Change("correct", n, old.id, entered=entered, replaced=old.input, at=at)
+        return remember(db, match, replay, change)
 
 
 def remove_round(db: Database, match_id: int, n: int) -> Match:
     """Take round n out of the match; every later round is scored again."""
-    with db.atomic():
+    with store.writing(db):
         match = load(db, match_id)
         old = match.round(n)
         inputs = [r.input for r in match.rounds if r.n != n]
         replay = checked_replay(match, inputs, changed=None)
         at = store.now_utc()
         store.mark_removed(db, old.id, at)
-        store.log_change(
-            db,
-            match_id=match.id,
-            round_id=old.id,
-            action="remove",
-            n=n,
-            entered=None,
-            replaced=old.input,
-            at=at,
-        )
-        return remember(db, match, replay, at)
+        change = store.Change("remove", n, old.id, entered=None, replaced=old.input, at=at)
+        return remember(db, match, replay, change)
 
 
 def checked_replay(
@@ -201,8 +174,9 @@ def checked_replay(
     return replay
 
 
-def remember(db: Database, match: Match, replay: Replay, at: str) -> Match:
-    """Cache the new result on the match in the same transaction, then read it back."""
+def remember(db: Database, match: Match, replay: Replay, change: store.Change) -> Match:
+    """Log the change and cache its replay on the match, in its transaction; read it back."""
+    store.log_change(db, match.id, change)
     store.cache_result(
         db,
         match.id,
@@ -210,7 +184,7 @@ def remember(db: Database, match: Match, replay: Replay, at: str) -> Match:
         status=replay.status,
         winner=replay.winner,
         rounds_played=len(replay.rounds),
-        at=at,
+        at=change.at,
     )
     return load(db, match.id)
 

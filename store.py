@@ -7,7 +7,9 @@ the last replay, which `matches.py` rewrites in the same transaction as every ch
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,24 @@ def connect(path: str) -> Database:
     db = Database(path)
     db.execute("PRAGMA foreign_keys = ON")
     return db
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[None]:
+    """Make one change as one transaction that holds the write lock from its first read.
+
+    A plain BEGIN lets two phones recording at once both read the match, and then one of them
+    fails to write. BEGIN IMMEDIATE makes the second wait its turn and read the first's round.
+    sqlite-utils' own writes inside it nest as savepoints.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        with db.atomic():
+            yield
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
 
 
 def insert_match(
@@ -116,27 +136,29 @@ def mark_removed(db: Database, round_id: int, at: str) -> None:
     db.table("rounds").update(round_id, {"removed_utc": at})
 
 
-def log_change(
-    db: Database,
-    *,
-    match_id: int,
-    round_id: int,
-    action: str,
-    n: int,
-    entered: dict | None,
-    replaced: dict | None,
-    at: str,
-) -> None:
+@dataclass(frozen=True)
+class Change:
+    """One entry of a match's change log: what was done to which round, and when."""
+
+    action: str
+    n: int
+    round_id: int
+    entered: dict | None
+    replaced: dict | None
+    at: str
+
+
+def log_change(db: Database, match_id: int, change: Change) -> None:
     """Append one change to the match's log."""
     db.table("changes").insert(
         {
             "match_id": match_id,
-            "round_id": round_id,
-            "action": action,
-            "n": n,
-            "input_json": None if entered is None else json.dumps(entered),
-            "replaced_json": None if replaced is None else json.dumps(replaced),
-            "at_utc": at,
+            "round_id": change.round_id,
+            "action": change.action,
+            "n": change.n,
+            "input_json": None if change.entered is None else json.dumps(change.entered),
+            "replaced_json": None if change.replaced is None else json.dumps(change.replaced),
+            "at_utc": change.at,
         }
     )
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from . import explain
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -36,11 +39,15 @@ class Problems:
         """Note one field's mistake."""
         self.fields.setdefault(path, []).append(message)
 
-    def note(self, refusal: Refusal) -> None:
-        """Note every field of a refusal raised by a helper."""
-        for path, messages in refusal.fields.items():
-            for message in messages:
-                self.add(path, message)
+    @contextmanager
+    def collect(self) -> Iterator[None]:
+        """Note a refusal raised inside the block, and carry on checking the rest."""
+        try:
+            yield
+        except Refusal as refusal:
+            for path, messages in (refusal.fields or {"": [refusal.message]}).items():
+                for message in messages:
+                    self.add(path, message)
 
     def raise_any(self) -> None:
         """Refuse the input if anything was noted: one mistake is the summary, or a count."""
@@ -108,7 +115,9 @@ class Table:
             for player in self.players:
                 if player.casefold() == name.strip().casefold():
                     return player
-        raise Refusal.at(path, f"{name!r} is not a player in this match.")
+        raise Refusal.at(
+            path, f"{name!r} is not a player in this match: {explain.names(self.players)}."
+        )
 
 
 @dataclass
@@ -158,18 +167,14 @@ class Scorer(ABC):
         """Check the players and options a match is started with, returning its table."""
         problems = Problems()
         players: tuple[str, ...] = ()
-        try:
+        with problems.collect():
             players = self.read_players(data.get("players"))
-        except Refusal as refusal:
-            problems.note(refusal)
         options = data.get("options") or {}
         if not isinstance(options, dict):
             problems.add("options", "Options must be an object: option name → value.")
         else:
-            try:
+            with problems.collect():
                 options = self.resolve_options(options, len(players) or self.player_counts[0])
-            except Refusal as refusal:
-                problems.note(refusal)
         problems.raise_any()
         return Table(players=players, options=options)
 

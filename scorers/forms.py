@@ -15,8 +15,22 @@ from wtforms.validators import Optional
 from .base import Option, Refusal, Scorer, Table
 
 
+class SeatList(FieldList):
+    """One entry per seat, numbered by seat even when a post leaves a seat's fields out.
+
+    A plain FieldList renumbers the entries it finds, so a post without seat 1 would put
+    seat 2's hand on seat 1. `max_entries` (the most players) bounds what a post can ask for.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> range:
+        present = list(super()._extract_indices(prefix, formdata))
+        return range(min(max(present) + 1, self.max_entries)) if present else range(0)
+
+
 class RefusalOnFields(Form):
     """A form that shows a scorer's refusal next to the fields it names."""
+
+    refused = False
 
     def field_at(self, path: str) -> Field | None:
         """Return the field an API path like "hands.Bo.points" is typed into, if any."""
@@ -24,6 +38,7 @@ class RefusalOnFields(Form):
 
     def show_refusal(self, refusal: Refusal) -> None:
         """Put each message by its field, or at the top of the form when no field fits."""
+        self.refused = True
         self.form_errors = list(self.form_errors)
         for path, messages in refusal.fields.items():
             field = self.field_at(path)

@@ -7,7 +7,6 @@ from typing import Any
 
 from wtforms import (
     BooleanField,
-    FieldList,
     Form,
     FormField,
     HiddenField,
@@ -21,12 +20,13 @@ from wtforms.validators import Optional
 from . import explain
 from .base import FINISHED, Option, Problems, Refusal, Replay, RoundResult, Scorer, Table
 from .cards import JOKER, RANKS, read_ranks
-from .forms import RoundForm
+from .forms import RoundForm, SeatList
 
 OUT = "out"
 RAMI_SEC = "rami_sec"
 BLOCKED = "blocked"
 OUTCOMES = (OUT, RAMI_SEC, BLOCKED)
+MAX_PLAYERS = 6
 
 RAMI_RANKS = (JOKER, *RANKS)
 CARD_VALUES = {JOKER: 20, "A": 11, "J": 10, "Q": 10, "K": 10} | {str(v): v for v in range(2, 11)}
@@ -42,55 +42,54 @@ def hand_value(hand: Mapping[str, Any]) -> int:
     return hand["points"]
 
 
+def missing(name: str) -> str:
+    """Say that a hand that counts was not given."""
+    return f"{name}'s hand is missing: tap the cards left or type their value."
+
+
+def read_cards(cards: Any, path: str, name: str) -> list[str]:
+    """Check the cards left in a hand: known ranks, and no more than a hand can hold."""
+    ranks = read_ranks(cards, path, RAMI_RANKS)
+    if not 1 <= len(ranks) <= MAX_HAND_CARDS:
+        raise Refusal.at(
+            path, f"{name} holds between 1 and {MAX_HAND_CARDS} cards; {len(ranks)} were given."
+        )
+    return ranks
+
+
+def read_points(points: Any, path: str, name: str) -> int:
+    """Check a typed hand value: a whole number a hand can be worth."""
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise Refusal.at(path, f"{name}'s hand value must be a whole number.")
+    if not 0 <= points <= MAX_HAND_POINTS:
+        raise Refusal.at(path, f"{name}'s hand is worth between 0 and {MAX_HAND_POINTS} points.")
+    return points
+
+
 def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, Any]:
     """Check one player's hand: cards or points (agreeing if both), and whether they melded."""
     if not isinstance(hand, dict):
         raise Refusal.at(path, f"{name}'s hand must be an object with cards or points and melded.")
     problems = Problems()
-    unknown = sorted(set(hand) - {"cards", "points", "melded"})
-    if unknown:
-        problems.add(
-            f"{path}.{unknown[0]}", f"A hand has cards, points and melded, not {unknown[0]!r}."
-        )
+    for unknown in sorted(set(hand) - {"cards", "points", "melded"}):
+        problems.add(f"{path}.{unknown}", f"A hand has cards, points and melded, not {unknown!r}.")
     read: dict[str, Any] = {}
-    if "cards" in hand:
-        try:
-            read["cards"] = read_ranks(hand["cards"], f"{path}.cards", RAMI_RANKS)
-        except Refusal as refusal:
-            problems.note(refusal)
-        else:
-            if not 1 <= len(read["cards"]) <= MAX_HAND_CARDS:
-                problems.add(
-                    f"{path}.cards",
-                    f"{name} holds between 1 and {MAX_HAND_CARDS} cards; "
-                    f"{len(read['cards'])} were given.",
-                )
-    if "points" in hand:
-        points = hand["points"]
-        if isinstance(points, bool) or not isinstance(points, int):
-            problems.add(f"{path}.points", f"{name}'s hand value must be a whole number.")
-        elif not 0 <= points <= MAX_HAND_POINTS:
-            problems.add(
-                f"{path}.points", f"{name}'s hand is worth between 0 and {MAX_HAND_POINTS} points."
-            )
-        else:
-            read["points"] = points
+    for key, reader in (("cards", read_cards), ("points", read_points)):
+        if key in hand:
+            with problems.collect():
+                read[key] = reader(hand[key], f"{path}.{key}", name)
     if need_value and "cards" not in hand and "points" not in hand:
-        problems.add(path, f"{name}'s hand is missing: tap the cards left or type their value.")
-    if (
-        "cards" in read
-        and "points" in read
-        and hand_value({"cards": read["cards"]}) != read["points"]
-    ):
-        problems.add(
-            f"{path}.points",
-            f"{name}'s cards add up to {hand_value({'cards': read['cards']})}, "
-            f"not {read['points']}: give one or the other.",
-        )
-    melded = hand.get("melded", None if need_value else False)
-    if not isinstance(melded, bool):
+        problems.add(path, missing(name))
+    if "cards" in read and "points" in read:
+        counted = hand_value({"cards": read["cards"]})
+        if counted != read["points"]:
+            problems.add(
+                f"{path}.points",
+                f"{name}'s cards add up to {counted}, not {read['points']}: give one or the other.",
+            )
+    read["melded"] = hand.get("melded", None if need_value else False)
+    if not isinstance(read["melded"], bool):
         problems.add(f"{path}.melded", f"Say whether {name} had melded (true or false).")
-    read["melded"] = melded
     problems.raise_any()
     return read
 
@@ -106,7 +105,7 @@ def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: boo
     hands: dict[str, dict[str, Any]] = {}
     for given, hand in data.items():
         path = f"hands.{given}"
-        try:
+        with problems.collect():
             name = table.player(given, path)
             if name in seen:
                 raise Refusal.at(path, f"{name}'s hand is given twice.")
@@ -114,14 +113,9 @@ def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: boo
             if name not in expected:
                 raise Refusal.at(path, f"{name} went out and has no hand to count.")
             hands[name] = read_hand(hand, path, name, need_value)
-        except Refusal as refusal:
-            problems.note(refusal)
     for name in expected:
         if need_value and name not in seen:
-            problems.add(
-                f"hands.{name}",
-                f"{name}'s hand is missing: tap the cards left or type their value.",
-            )
+            problems.add(f"hands.{name}", missing(name))
     problems.raise_any()
     return {name: hands[name] for name in expected if name in hands}
 
@@ -148,7 +142,7 @@ class RamiRoundForm(RoundForm):
         validate_choice=False,
     )
     winner = RadioField("Who went out?", validate_choice=False)
-    hands = FieldList(FormField(HandForm))
+    hands = SeatList(FormField(HandForm), max_entries=MAX_PLAYERS)
     card_ranks = RAMI_RANKS
     card_values = CARD_VALUES
 
@@ -157,6 +151,7 @@ class RamiRoundForm(RoundForm):
         self.winner.choices = list(table.players)
         while len(self.hands) < len(table.players):
             self.hands.append_entry()
+        del self.hands.entries[len(table.players) :]
 
     @classmethod
     def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
@@ -218,7 +213,9 @@ class RamiRoundForm(RoundForm):
     def hand_total(self, entry: FormField) -> int | None:
         """Return the value of the cards tapped so far, if any."""
         cards = self.cards_of(entry)
-        return hand_value({"cards": cards}) if cards else None
+        if not cards or any(rank not in CARD_VALUES for rank in cards):
+            return None
+        return hand_value({"cards": cards})
 
     def field_at(self, path: str) -> Field | None:
         """Map "hands.Bo.melded" to Bo's melded box; a hand as a whole to its value box."""
@@ -240,7 +237,7 @@ class Rami(Scorer):
 
     id = "rami"
     name = "Rami"
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts = tuple(range(2, MAX_PLAYERS + 1))
     round_form = RamiRoundForm
     options = (
         Option(
@@ -281,28 +278,23 @@ class Rami(Scorer):
         """Check who went out, how, and every hand that counts."""
         if not isinstance(data, dict):
             raise Refusal("A Rami round must be an object with outcome, winner and hands.")
-        problems = Problems()
         outcome = data.get("outcome")
         if outcome not in OUTCOMES:
-            problems.add("outcome", "Say how the round ended: out, rami_sec or blocked.")
-            problems.raise_any()
+            raise Refusal.at("outcome", "Say how the round ended: out, rami_sec or blocked.")
+        problems = Problems()
         read: dict[str, Any] = {"outcome": outcome}
         expected = list(table.players)
-        if outcome == BLOCKED:
-            if data.get("winner") is not None:
-                problems.add(
-                    "winner", "A blocked round has no winner to name: the lowest hand wins."
-                )
-        else:
-            try:
-                read["winner"] = table.player(data.get("winner"), "winner")
+        winner = data.get("winner")
+        if outcome == BLOCKED and winner is not None:
+            problems.add("winner", "A blocked round has no winner to name: the lowest hand wins.")
+        elif outcome != BLOCKED and winner is None:
+            problems.add("winner", "Say who went out.")
+        elif outcome != BLOCKED:
+            with problems.collect():
+                read["winner"] = table.player(winner, "winner")
                 expected.remove(read["winner"])
-            except Refusal:
-                problems.add("winner", "Say who went out: one of the players.")
-        try:
+        with problems.collect():
             read["hands"] = read_hands(table, data.get("hands"), expected, outcome != RAMI_SEC)
-        except Refusal as refusal:
-            problems.note(refusal)
         unknown = sorted(set(data) - {"outcome", "winner", "hands"})
         if unknown:
             problems.add(

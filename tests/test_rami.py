@@ -209,7 +209,8 @@ def test_cards_and_points_may_both_be_given_when_they_agree():
     ("entered", "path", "words"),
     [
         ({"outcome": "won"}, "outcome", "out, rami_sec or blocked"),
-        (out("Zed", Bo=points(5)), "winner", "Say who went out"),
+        (out("Zed", Bo=points(5)), "winner", "'Zed' is not a player in this match: Ana and Bo."),
+        ({"outcome": "out", "hands": {}}, "winner", "Say who went out."),
         (out("Ana"), "hands.Bo", "Bo's hand is missing"),
         (out("Ana", Bo=points(5), bo=points(5)), "hands.bo", "given twice"),
         (out("Ana", Bo=points(5), Ana=points(5)), "hands.Ana", "went out and has no hand"),

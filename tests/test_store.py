@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
@@ -129,3 +130,36 @@ def test_the_database_path_can_come_from_the_environment(tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "SECRET_KEY": "test"})
     assert app.config["DATABASE"] == str(tmp_path / "env.sqlite")
     assert (tmp_path / "env.sqlite").exists()
+
+
+def test_two_phones_recording_at_once_both_count_in_order(tmp_path):
+    path = str(tmp_path / "race.sqlite")
+    store.prepare(path)
+    first = store.connect(path)
+    match_id = matches.start(first, {"game": "rami", "players": ["Ana", "Bo"]}).id
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def record(points: int) -> None:
+        phone = store.connect(path)
+        start.wait()
+        try:
+            matches.add_round(
+                phone, match_id, {**ROUND, "hands": {"Bo": {"points": points, "melded": True}}}
+            )
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            phone.close()
+
+    phones = [threading.Thread(target=record, args=(points,)) for points in (1, 2, 3, 4)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert failures == []
+    stored = [row["input"]["hands"]["Bo"]["points"] for row in store.live_rounds(first, match_id)]
+    assert sorted(stored) == [1, 2, 3, 4]
+    assert [c["n"] for c in store.changes(first, match_id)] == [1, 2, 3, 4]
+    assert store.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 10}
+    first.close()
