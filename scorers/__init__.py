@@ -1,7 +1,8 @@
 """The games Tablescore scores, by id."""
 
-from .base import Refusal, Replay, RoundImpossible, Scorer, Table
+from .base import Replay, RoundImpossible, Scorer, Table
 from .rami import Rami
+from .refusal import Refusal
 
 GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(),)}
 

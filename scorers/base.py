@@ -3,61 +3,16 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import explain
+from .refusal import Problems, Refusal
+from .seating import read_players, read_teams
 
 PLAYING = "playing"
 FINISHED = "finished"
-MAX_NAME_LENGTH = 40
-
-
-class Refusal(Exception):
-    """Refuse an input with a sentence a player understands, field by field."""
-
-    def __init__(self, message: str, fields: Mapping[str, list[str]] | None = None):
-        super().__init__(message)
-        self.message = message
-        self.fields: dict[str, list[str]] = dict(fields or {})
-
-    @classmethod
-    def at(cls, path: str, message: str) -> Refusal:
-        """Refuse because of one field, using its message as the summary too."""
-        return cls(message, {path: [message]})
-
-
-class Problems:
-    """Collect every mistake in one input so the player can fix them all at once."""
-
-    def __init__(self) -> None:
-        self.fields: dict[str, list[str]] = {}
-
-    def add(self, path: str, message: str) -> None:
-        """Note one field's mistake."""
-        self.fields.setdefault(path, []).append(message)
-
-    @contextmanager
-    def collect(self) -> Iterator[None]:
-        """Note a refusal raised inside the block, and carry on checking the rest."""
-        try:
-            yield
-        except Refusal as refusal:
-            for path, messages in (refusal.fields or {"": [refusal.message]}).items():
-                for message in messages:
-                    self.add(path, message)
-
-    def raise_any(self) -> None:
-        """Refuse the input if anything was noted: one mistake is the summary, or a count."""
-        if not self.fields:
-            return
-        messages = [message for found in self.fields.values() for message in found]
-        summary = (
-            messages[0] if len(messages) == 1 else f"{len(messages)} things to fix: {messages[0]}"
-        )
-        raise Refusal(summary, self.fields)
 
 
 @dataclass(frozen=True)
@@ -66,15 +21,23 @@ class Option:
 
     name: str
     label: str
-    default: Any | Callable[[int], Any]
+    default: Any | Callable[[int, Mapping[str, Any]], Any]
+    """A value, or a function of the player count and the options before this one."""
     help: str = ""
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    placeholder: str = ""
+    """How an empty box reads when the default depends on the table ("100 per opponent")."""
 
-    def default_for(self, player_count: int) -> Any:
-        """Return the default in force for a match of this many players."""
-        return self.default(player_count) if callable(self.default) else self.default
+    @property
+    def is_flag(self) -> bool:
+        """Say whether the option is a yes/no switch (neither a choice nor a number)."""
+        return not self.choices and self.minimum is None
+
+    def default_for(self, player_count: int, chosen: Mapping[str, Any]) -> Any:
+        """Return the default in force for this many players and the options chosen so far."""
+        return self.default(player_count, chosen) if callable(self.default) else self.default
 
     def read(self, value: Any) -> Any:
         """Check one given value, returning it in its stored type."""
@@ -85,7 +48,7 @@ class Option:
                     f"{self.label} must be one of: {', '.join(self.choices)}.",
                 )
             return value
-        if isinstance(self.default_for(2), bool):
+        if self.is_flag:
             if not isinstance(value, bool):
                 raise Refusal.at(f"options.{self.name}", f"{self.label} must be true or false.")
             return value
@@ -164,11 +127,15 @@ class Scorer(ABC):
     """The WTForms form a phone fills in for one round (see scorers/forms.py)."""
 
     def read_table(self, data: Mapping[str, Any]) -> Table:
-        """Check the players and options a match is started with, returning its table."""
+        """Check the players (or teams) and options a match is started with."""
         problems = Problems()
         players: tuple[str, ...] = ()
+        teams = None
         with problems.collect():
-            players = self.read_players(data.get("players"))
+            if self.teams:
+                players, teams = read_teams(data.get("teams"), self.player_counts, self.name)
+            else:
+                players = read_players(data.get("players"), self.player_counts, self.name)
         options = data.get("options") or {}
         if not isinstance(options, dict):
             problems.add("options", "Options must be an object: option name → value.")
@@ -176,30 +143,7 @@ class Scorer(ABC):
             with problems.collect():
                 options = self.resolve_options(options, len(players) or self.player_counts[0])
         problems.raise_any()
-        return Table(players=players, options=options)
-
-    def read_players(self, given: Any) -> tuple[str, ...]:
-        """Check the names in seating order: how many, none empty, none too long, none twice."""
-        counts = f"{self.player_counts[0]} to {self.player_counts[-1]}"
-        if not isinstance(given, list):
-            raise Refusal.at("players", f"{self.name} needs a list of {counts} player names.")
-        problems = Problems()
-        seen: set[str] = set()
-        names = []
-        for i, name in enumerate(given):
-            name = name.strip() if isinstance(name, str) else ""
-            if not name:
-                problems.add(f"players.{i}", "Every player needs a name.")
-            elif len(name) > MAX_NAME_LENGTH:
-                problems.add(f"players.{i}", f"A name has at most {MAX_NAME_LENGTH} characters.")
-            elif name.casefold() in seen:
-                problems.add(f"players.{i}", f"{name} is already at the table: names must differ.")
-            seen.add(name.casefold())
-            names.append(name)
-        if len(given) not in self.player_counts:
-            problems.add("players", f"{self.name} is played by {counts} players, not {len(given)}.")
-        problems.raise_any()
-        return tuple(names)
+        return Table(players=players, options=options, teams=teams)
 
     def resolve_options(self, given: Mapping[str, Any], player_count: int) -> dict[str, Any]:
         """Return every option's value in force, refusing unknown or impossible ones."""
@@ -211,12 +155,21 @@ class Scorer(ABC):
                 f"{self.name} has no option {unknown[0]!r}; "
                 f"its options are: {', '.join(known) or 'none'}.",
             )
-        return {
-            name: option.default_for(player_count)
-            if given.get(name) is None
-            else option.read(given[name])
-            for name, option in known.items()
-        }
+        problems = Problems()
+        chosen: dict[str, Any] = {}
+        for name, option in known.items():
+            # A default may follow the options before it (a coinche target is 2000).
+            chosen[name] = option.default_for(player_count, chosen)
+            if given.get(name) is not None:
+                with problems.collect():
+                    chosen[name] = option.read(given[name])
+        problems.raise_any()
+        self.check_options(chosen)
+        return chosen
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse options that do not fit together; most games have none that clash."""
+        return
 
     @abstractmethod
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:

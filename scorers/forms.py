@@ -71,25 +71,18 @@ class RoundForm(RefusalOnFields):
         return False
 
 
-def option_field(option: Option) -> Field:
-    """Build the input for one option; left empty, it takes the option's default."""
+def option_field(option: Option, default: Any) -> Field:
+    """Build the input for one option; a number left empty takes the option's default."""
     if option.choices:
-        return RadioField(option.label, choices=option.choices, default=option.default_for(2))
-    if isinstance(option.default_for(2), bool):
-        return BooleanField(option.label, default=option.default_for(2), description=option.help)
+        return RadioField(option.label, choices=option.choices, default=default)
+    if option.is_flag:
+        return BooleanField(option.label, default=default, description=option.help)
     return IntegerField(
         option.label,
         validators=[Optional()],
         description=option.help,
-        render_kw={"inputmode": "numeric", "placeholder": default_hint(option)},
+        render_kw={"inputmode": "numeric", "placeholder": option.placeholder or str(default)},
     )
-
-
-def default_hint(option: Option) -> str:
-    """Describe the default, which may depend on how many play."""
-    if callable(option.default):
-        return f"{option.default_for(2)} for 2 players, {option.default_for(4)} for 4"
-    return str(option.default)
 
 
 class MatchForm(RefusalOnFields):
@@ -130,7 +123,8 @@ def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
         "scorer": scorer,
         "players": FieldList(StringField("Name"), min_entries=scorer.player_counts[-1]),
     }
+    defaults = scorer.resolve_options({}, scorer.player_counts[0])
     for option in scorer.options:
-        fields[f"option_{option.name}"] = option_field(option)
+        fields[f"option_{option.name}"] = option_field(option, defaults[option.name])
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

@@ -18,9 +18,10 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Problems, Refusal, Replay, RoundResult, Scorer, Table
+from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
 from .cards import JOKER, RANKS, read_ranks
 from .forms import RoundForm, SeatList
+from .refusal import Problems, Refusal
 
 OUT = "out"
 RAMI_SEC = "rami_sec"
@@ -243,7 +244,8 @@ class Rami(Scorer):
         Option(
             "target",
             "Target",
-            default=lambda players: 100 * (players - 1),
+            default=lambda players, _chosen: 100 * (players - 1),
+            placeholder="100 per opponent",
             help="The match ends when a total reaches it; 100 per opponent by default.",
             minimum=1,
             maximum=10_000,

@@ -310,7 +310,7 @@ def test_new_match_page_shows_six_names_and_the_options(client: FlaskClient) -> 
         if node.attrs["name"].startswith("option_")
     }
     assert placeholders == {
-        "option_target": "100 for 2 players, 300 for 4",
+        "option_target": "100 per opponent",
         "option_rami_sec_points": "200",
         "option_unmelded_bonus": "25",
         "option_unmelded_cap": "100",

@@ -8,27 +8,29 @@ from flask import url_for
 
 from matches import Match, Round
 from scorers import Scorer
-from scorers.base import RoundResult
+from scorers.base import Option, RoundResult
 
 
 def game_json(scorer: Scorer) -> dict[str, Any]:
     """Describe a game: who can play it and its options with their defaults."""
+    defaults = {n: scorer.resolve_options({}, n) for n in scorer.player_counts}
     return {
         "id": scorer.id,
         "name": scorer.name,
         "players": list(scorer.player_counts),
         "teams": scorer.teams,
-        "options": [option_json(option, scorer.player_counts) for option in scorer.options],
+        "options": [option_json(option, defaults) for option in scorer.options],
     }
 
 
-def option_json(option: Any, player_counts: tuple[int, ...]) -> dict[str, Any]:
+def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """Describe one option; a default that depends on the player count is listed per count."""
     described: dict[str, Any] = {"name": option.name, "label": option.label, "help": option.help}
-    if callable(option.default):
-        described["default_by_players"] = {str(n): option.default_for(n) for n in player_counts}
+    by_players = {str(n): chosen[option.name] for n, chosen in defaults.items()}
+    if len(set(by_players.values())) > 1:
+        described["default_by_players"] = by_players
     else:
-        described["default"] = option.default
+        described["default"] = next(iter(by_players.values()))
     if option.choices:
         described["choices"] = list(option.choices)
     if option.minimum is not None:

@@ -1,0 +1,51 @@
+"""The one error a scorer raises: a refusal a player understands, field by field."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+
+class Refusal(Exception):
+    """Refuse an input with a sentence a player understands, field by field."""
+
+    def __init__(self, message: str, fields: Mapping[str, list[str]] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fields: dict[str, list[str]] = dict(fields or {})
+
+    @classmethod
+    def at(cls, path: str, message: str) -> Refusal:
+        """Refuse because of one field, using its message as the summary too."""
+        return cls(message, {path: [message]})
+
+
+class Problems:
+    """Collect every mistake in one input so the player can fix them all at once."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, list[str]] = {}
+
+    def add(self, path: str, message: str) -> None:
+        """Note one field's mistake."""
+        self.fields.setdefault(path, []).append(message)
+
+    @contextmanager
+    def collect(self) -> Iterator[None]:
+        """Note a refusal raised inside the block, and carry on checking the rest."""
+        try:
+            yield
+        except Refusal as refusal:
+            for path, messages in (refusal.fields or {"": [refusal.message]}).items():
+                for message in messages:
+                    self.add(path, message)
+
+    def raise_any(self) -> None:
+        """Refuse the input if anything was noted: one mistake is the summary, or a count."""
+        if not self.fields:
+            return
+        messages = [message for found in self.fields.values() for message in found]
+        summary = (
+            messages[0] if len(messages) == 1 else f"{len(messages)} things to fix: {messages[0]}"
+        )
+        raise Refusal(summary, self.fields)
