@@ -1,9 +1,10 @@
 """The games Tablescore scores, by id."""
 
 from .base import Replay, RoundImpossible, Scorer, Table
+from .belote import Belote
 from .rami import Rami
 from .refusal import Refusal
 
-GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(),)}
+GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(), Belote())}
 
 __all__ = ["GAMES", "Refusal", "Replay", "RoundImpossible", "Scorer", "Table"]

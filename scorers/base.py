@@ -72,6 +72,10 @@ class Table:
     options: Mapping[str, Any]
     teams: Mapping[str, tuple[str, ...]] | None = None
 
+    def team_of(self, player: str) -> str:
+        """Return the team a seated player plays for."""
+        return next(team for team, members in (self.teams or {}).items() if player in members)
+
     def player(self, name: Any, path: str) -> str:
         """Return the seated player's name as written at creation, matched case-insensitively."""
         if isinstance(name, str):

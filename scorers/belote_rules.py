@@ -1,0 +1,434 @@
+"""Belote and Coinche scoring (RULES.md §2): card values, one deal read and scored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import explain
+from .base import Table
+from .refusal import Problems, Refusal
+
+SUITS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
+NO_TRUMP = "no_trump"
+ALL_TRUMP = "all_trump"
+TRUMPS = (*SUITS, NO_TRUMP, ALL_TRUMP)
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+
+TRUMP_VALUES = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+PLAIN_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+ALL_TRUMP_VALUES = {"J": 13, "9": 9, "A": 6, "10": 5, "K": 3, "Q": 2, "8": 0, "7": 0}
+NO_TRUMP_ACE = {"maison": 11, "official": 19}
+
+LAST_TRICK = 10
+CAPOT_LAST_TRICK = 100
+BELOTE = 20
+ANNOUNCEMENTS = {
+    "tierce": 20,
+    "cinquante": 50,
+    "cent": 100,
+    "carré": 100,
+    "carré de 9": 150,
+    "carré de valets": 200,
+}
+MAX_ANNOUNCEMENTS = 550
+"""Two carrés each at most: a team can hold the jacks and nines (350) and two others (200)."""
+
+NUMBERED_CONTRACTS = tuple(range(80, 161, 10))
+CONTRACT_VALUES = {"capot": 250, "generale": 500} | {str(v): v for v in NUMBERED_CONTRACTS}
+MULTIPLIERS = {"none": 1, "coinche": 2, "surcoinche": 4}
+BASE = 160
+CAPOT_BASE = 250
+
+MADE, FALL, LITIGE, CAPOT = "made", "fall", "litige", "capot"
+DEAL_FIELDS = {"taker", "trump", "points", "last_trick", "belote", "announcements", "capot"}
+DEAL_FIELDS |= {"contract", "coinche", "taker_alone"}
+
+
+def card_value(rank: str, suit: str, trump: str, rules: str) -> int:
+    """Return what one card is worth in tricks under this trump and these rules."""
+    if trump == ALL_TRUMP:
+        return ALL_TRUMP_VALUES[rank]
+    if trump == NO_TRUMP and rank == "A":
+        return NO_TRUMP_ACE[rules]
+    return TRUMP_VALUES[rank] if suit == trump else PLAIN_VALUES[rank]
+
+
+def card_total(trump: str, rules: str) -> int:
+    """Return the card points in a deal's tricks, without the last-trick ten (152 or 120)."""
+    return sum(card_value(rank, suit, trump, rules) for suit in SUITS for rank in RANKS)
+
+
+def possible_announcements() -> frozenset[int]:
+    """Return every total a team's announcements can add up to."""
+    totals = {0}
+    for _ in range(MAX_ANNOUNCEMENTS // min(ANNOUNCEMENTS.values())):
+        totals |= {t + v for t in totals for v in ANNOUNCEMENTS.values() if t + v <= 550}
+    return frozenset(totals)
+
+
+POSSIBLE_ANNOUNCEMENTS = possible_announcements()
+
+
+def half_up(points: int) -> int:
+    """Round to the nearest ten, 5 going up (85 → 90, 84 → 80)."""
+    return (points + 5) // 10 * 10
+
+
+def contract_value(contract: Any) -> int:
+    """Return what a coinche contract is worth (capot 250, générale 500)."""
+    return CONTRACT_VALUES[str(contract)]
+
+
+def contract_name(contract: Any) -> str:
+    """Name a contract as the table says it."""
+    return {"capot": "capot", "generale": "générale"}.get(str(contract), str(contract))
+
+
+# --- reading a deal ---------------------------------------------------------------------------
+
+
+def read_team(table: Table, given: Any, path: str, allow_none: bool = False) -> str | None:
+    """Return a team's name as written at creation, or None where no team is allowed."""
+    if given is None and allow_none:
+        return None
+    if isinstance(given, str):
+        for team in table.teams or {}:
+            if team.casefold() == given.strip().casefold():
+                return team
+    raise Refusal.at(path, f"Name a team: {explain.names(list(table.teams or {}))}.")
+
+
+def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, Any]:
+    """Return a {team: value} object with its team names checked."""
+    if given is None:
+        return {}
+    if not isinstance(given, dict):
+        raise Refusal.at(path, f"{what} must be an object: team name → number.")
+    problems = Problems()
+    read: dict[str, Any] = {}
+    for team, value in given.items():
+        with problems.collect():
+            name = read_team(table, team, f"{path}.{team}")
+            if name in read:
+                raise Refusal.at(f"{path}.{team}", f"{name} is given twice.")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Refusal.at(f"{path}.{team}", f"{what} of {name} must be a whole number.")
+            read[name] = value
+    problems.raise_any()
+    return read
+
+
+def read_points(table: Table, given: Any, total: int, capot: str | None) -> dict[str, int]:
+    """Check the card points: one side may be left out; both must add up to the deal's total."""
+    points = read_per_team(table, given, "points", "Card points")
+    teams = list(table.teams or {})
+    if capot is not None:
+        points = {team: points.get(team, total if team == capot else 0) for team in teams}
+    problems = Problems()
+    for team, value in points.items():
+        if not 0 <= value <= total:
+            problems.add(f"points.{team}", f"{team}'s card points are between 0 and {total}.")
+        elif capot is not None and team != capot and value:
+            problems.add(f"points.{team}", f"{capot} made a capot, so {team} took no points.")
+    problems.raise_any()
+    if not points:
+        raise Refusal.at("points", "Type one team's card points (the other is the rest).")
+    if len(points) == 1:
+        [(team, value)] = points.items()
+        points = {name: value if name == team else total - value for name in teams}
+    if sum(points.values()) != total:
+        raise Refusal.at(
+            "points",
+            f"The card points must add up to {total}: "
+            f"{' + '.join(str(points[team]) for team in teams)} = {sum(points.values())}.",
+        )
+    return points
+
+
+def read_announcements(table: Table, given: Any) -> dict[str, int]:
+    """Check each team's announcements: a sum of real announcement values."""
+    announced = read_per_team(table, given, "announcements", "Announcements")
+    values = ", ".join(f"{name} {value}" for name, value in ANNOUNCEMENTS.items())
+    problems = Problems()
+    for team, value in announced.items():
+        if value not in POSSIBLE_ANNOUNCEMENTS:
+            problems.add(
+                f"announcements.{team}",
+                f"{value} is not a sum of announcements ({values}), up to {MAX_ANNOUNCEMENTS}.",
+            )
+    problems.raise_any()
+    return {team: announced.get(team, 0) for team in table.teams or {}}
+
+
+def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Check the coinche contract, its doubling and the générale's lone taker."""
+    coinche_fields = ("contract", "coinche", "taker_alone")
+    if options["variant"] == "classic":
+        for name in coinche_fields:
+            if data.get(name) is not None:
+                raise Refusal.at(name, f"{name} is for coinche; this match plays classic belote.")
+        return {}
+    problems = Problems()
+    contract = data.get("contract")
+    if str(contract) not in CONTRACT_VALUES or isinstance(contract, bool):
+        problems.add("contract", "The contract is 80 to 160 by tens, capot or generale.")
+    elif not isinstance(contract, str):
+        contract = int(contract)
+    level = data.get("coinche", "none")
+    if level not in MULTIPLIERS:
+        problems.add("coinche", "Coinche is none, coinche or surcoinche.")
+    alone = data.get("taker_alone", False)
+    if not isinstance(alone, bool):
+        problems.add("taker_alone", "Say whether the taker took every trick alone: true or false.")
+    elif alone and contract != "generale":
+        problems.add("taker_alone", "Taking every trick alone only counts for a générale.")
+    problems.raise_any()
+    return {"contract": contract, "coinche": level, "taker_alone": alone}
+
+
+def read_deal(table: Table, data: Any) -> dict[str, Any]:
+    """Check one deal as entered and return it complete: both teams' points and extras."""
+    if not isinstance(data, dict):
+        raise Refusal("A deal must be an object with taker, trump, points and last_trick.")
+    options = table.options
+    problems = Problems()
+    deal: dict[str, Any] = {}
+    with problems.collect():
+        deal["taker"] = table.player(data.get("taker"), "taker")
+    trump = data.get("trump")
+    allowed = TRUMPS if options["variant"] == "coinche" else TRUMPS[:-1]
+    if trump not in allowed:
+        problems.add("trump", f"Trump is one of: {', '.join(allowed)}.")
+    deal["trump"] = trump
+    for name in ("capot", "belote"):
+        with problems.collect():
+            deal[name] = read_team(table, data.get(name), name, allow_none=True)
+    with problems.collect():
+        deal["announcements"] = read_announcements(table, data.get("announcements"))
+    with problems.collect():
+        deal |= read_contract(options, data)
+    for unknown in sorted(set(data) - DEAL_FIELDS):
+        problems.add(unknown, f"A deal has no field {unknown!r}.")
+    problems.raise_any()
+    if trump == NO_TRUMP and deal["belote"] is not None:
+        problems.add("belote", "There is no belote without trumps.")
+    with problems.collect():
+        deal["last_trick"] = read_last_trick(table, data.get("last_trick"), deal["capot"])
+    taker_team = table.team_of(deal["taker"])
+    if deal.get("taker_alone") and deal["capot"] != taker_team:
+        problems.add("taker_alone", f"Taking every trick alone means {taker_team} made capot.")
+    with problems.collect():
+        total = card_total(trump, options["rules"])
+        deal["points"] = read_points(table, data.get("points"), total, deal["capot"])
+    problems.raise_any()
+    return deal
+
+
+def read_last_trick(table: Table, given: Any, capot: str | None) -> str:
+    """Check who took the last trick: with a capot it can only be the capot team."""
+    if capot is None:
+        if given is None:
+            raise Refusal.at("last_trick", "Say which team took the last trick.")
+        return read_team(table, given, "last_trick")
+    if given is not None and read_team(table, given, "last_trick") != capot:
+        raise Refusal.at("last_trick", f"{capot} made a capot, so it took the last trick.")
+    return capot
+
+
+# --- scoring a deal ---------------------------------------------------------------------------
+
+
+@dataclass
+class Deal:
+    """One deal's scores, the word for its result, and why."""
+
+    scores: dict[str, int]
+    result: str
+    explanation: list[str]
+    winner: str | None
+    """The team that wins the deal and so takes a pending reserve; None after a litige."""
+    held: int = 0
+    """The takers' points put in reserve by a litige."""
+
+
+def team_totals(table: Table, deal: Mapping[str, Any]) -> tuple[dict[str, int], list[str]]:
+    """Add each team's card points, last trick, belote and announcements, with a sentence each."""
+    totals: dict[str, int] = {}
+    sentences = []
+    for team in table.teams or {}:
+        parts = [(deal["points"][team], "in cards")]
+        if deal["last_trick"] == team:
+            ten = CAPOT_LAST_TRICK if deal["capot"] == team else LAST_TRICK
+            parts.append((ten, "for the last trick" + (" of a capot" if deal["capot"] else "")))
+        if deal["belote"] == team:
+            parts.append((BELOTE, "for belote"))
+        if deal["announcements"][team]:
+            parts.append((deal["announcements"][team], "in announcements"))
+        totals[team] = sum(value for value, _ in parts)
+        shown = " + ".join(f"{value} {what}" for value, what in parts)
+        sum_shown = f" = {totals[team]}" if len(parts) > 1 else ""
+        sentences.append(f"{team}: {shown}{sum_shown}.")
+    return totals, sentences
+
+
+def score_deal(table: Table, deal: Mapping[str, Any]) -> Deal:
+    """Score one deal before any reserve and rounding, under the match's variant and rules."""
+    takers = table.team_of(deal["taker"])
+    defence = next(team for team in table.teams or {} if team != takers)
+    totals, sentences = team_totals(table, deal)
+    sides = Sides(table, deal, takers, defence, totals)
+    scored = sides.coinche() if table.options["variant"] == "coinche" else sides.classic()
+    scored.explanation[:0] = sentences
+    return scored
+
+
+@dataclass
+class Sides:
+    """The takers and the defence of one deal, with what each team made."""
+
+    table: Table
+    deal: Mapping[str, Any]
+    takers: str
+    defence: str
+    totals: dict[str, int]
+
+    def belote(self, team: str) -> int:
+        """Return the team's belote, which it keeps whatever happens."""
+        return BELOTE if self.deal["belote"] == team else 0
+
+    def all_announcements(self) -> int:
+        """Return both teams' announcements together."""
+        return sum(self.deal["announcements"].values())
+
+    def scores(self, takers: int, defence: int) -> dict[str, int]:
+        """Return the deal's scores in the teams' order."""
+        by_team = {self.takers: takers, self.defence: defence}
+        return {team: by_team[team] for team in self.table.teams or {}}
+
+    def versus(self) -> str:
+        """Say what each side made, as the sentences of a result do."""
+        takers, defence = self.totals[self.takers], self.totals[self.defence]
+        return f"{self.takers} (takers) made {takers}, {self.defence} {defence}"
+
+    def litige(self) -> Deal:
+        """Hold the takers' total in reserve; the defence scores its own total now."""
+        held, kept = self.totals[self.takers], self.totals[self.defence]
+        sentence = (
+            f"Litige: both teams made {held}; {self.defence} scores its {kept} and "
+            f"{self.takers}'s {held} go to the reserve for the next deal's winner."
+        )
+        return Deal(self.scores(0, kept), LITIGE, [sentence], None, held)
+
+    def tied(self) -> bool:
+        """Say whether the two sides made the same total."""
+        return self.totals[self.takers] == self.totals[self.defence]
+
+    def classic(self) -> Deal:
+        """Score classic belote: made, fall or litige."""
+        takers, defence = self.totals[self.takers], self.totals[self.defence]
+        if takers > defence:
+            word = CAPOT if self.deal["capot"] == self.takers else MADE
+            sentence = f"Made: {self.versus()}, so each team scores its total."
+            return Deal(self.scores(takers, defence), word, [sentence], self.takers)
+        if self.tied() and self.table.options["litige"] == "reserve":
+            return self.litige()
+        deal_value = self.deal_value()
+        won = deal_value + self.belote(self.defence) + self.all_announcements()
+        parts = [deal_value, self.belote(self.defence), self.all_announcements()]
+        extras = f" with its belote and the announcements: {explain.addition(parts)}"
+        sentence = (
+            f"Fall: {self.versus()}, so {self.defence} scores all {deal_value}"
+            f"{extras if won != deal_value else ''}, "
+            f"and {self.takers} keeps its belote ({self.belote(self.takers)})."
+        )
+        return Deal(self.scores(self.belote(self.takers), won), FALL, [sentence], self.defence)
+
+    def deal_value(self) -> int:
+        """Return the whole deal: the card total and last trick, 252 after a capot."""
+        total = card_total(self.deal["trump"], self.table.options["rules"])
+        return total + (CAPOT_LAST_TRICK if self.deal["capot"] else LAST_TRICK)
+
+    def reached(self) -> bool:
+        """Say whether the takers reached their coinche contract."""
+        contract = self.deal["contract"]
+        if contract == "capot":
+            return self.deal["capot"] == self.takers
+        if contract == "generale":
+            return self.deal["capot"] == self.takers and self.deal["taker_alone"]
+        return self.totals[self.takers] >= contract
+
+    def coinche(self) -> Deal:
+        """Score coinche: the contract made, held in a litige, or failed."""
+        multiplier = MULTIPLIERS[self.deal["coinche"]]
+        contract = contract_value(self.deal["contract"])
+        named = contract_name(self.deal["contract"])
+        reached = self.reached()
+        ahead = self.totals[self.takers] > self.totals[self.defence]
+        reach = f"Contract {named} {'reached' if reached else 'not reached'}: {self.versus()}."
+        if reached and ahead:
+            made = self.made_plain(contract) if multiplier == 1 else self.made_doubled(contract)
+            made.explanation.insert(0, reach)
+            return made
+        if (
+            reached
+            and self.tied()
+            and multiplier == 1
+            and self.table.options["litige"] == "reserve"
+        ):
+            held = self.litige()
+            held.explanation.insert(0, reach)
+            return held
+        failed = self.failed(contract, multiplier)
+        failed.explanation.insert(0, reach)
+        return failed
+
+    def made_plain(self, contract: int) -> Deal:
+        """Score a made contract nobody doubled: the takers add the contract to their total."""
+        takers, defence = self.totals[self.takers], self.totals[self.defence]
+        capot = self.deal["capot"] == self.takers
+        sentences = [f"Made: {self.takers} scores {takers} + {contract} = {takers + contract}."]
+        if capot and self.deal["announcements"][self.defence]:
+            moved = self.deal["announcements"][self.defence]
+            takers, defence = takers + moved, defence - moved
+            sentences.append(
+                f"After the capot, {self.defence}'s announcements ({moved}) go to {self.takers}."
+            )
+        sentences.append(f"{self.defence} scores its own {defence}.")
+        word = CAPOT if capot else MADE
+        return Deal(self.scores(takers + contract, defence), word, sentences, self.takers)
+
+    def made_doubled(self, contract: int) -> Deal:
+        """Score a made contract under coinche or surcoinche: the defence keeps only its belote."""
+        multiplier = MULTIPLIERS[self.deal["coinche"]]
+        capot = self.deal["capot"] == self.takers
+        won, formula = self.doubled(contract, multiplier, self.takers, capot)
+        sentences = [
+            f"Made, {self.deal['coinche']} (×{multiplier}): {self.takers} scores {formula}.",
+            f"{self.defence} keeps its belote ({self.belote(self.defence)}).",
+        ]
+        word = CAPOT if capot else MADE
+        return Deal(self.scores(won, self.belote(self.defence)), word, sentences, self.takers)
+
+    def failed(self, contract: int, multiplier: int) -> Deal:
+        """Score a failed contract: the defence wins the formula, the takers keep their belote."""
+        won, formula = self.doubled(contract, multiplier, self.defence, capot=False)
+        sentences = [
+            f"Fall: {self.defence} scores {formula}, and {self.takers} keeps its belote "
+            f"({self.belote(self.takers)})."
+        ]
+        return Deal(self.scores(self.belote(self.takers), won), FALL, sentences, self.defence)
+
+    def doubled(self, contract: int, multiplier: int, team: str, capot: bool) -> tuple[int, str]:
+        """Apply the maison or official formula for the team that wins the contract's points."""
+        official = self.table.options["rules"] == "official"
+        base = CAPOT_BASE if capot and official else BASE
+        inside = [base, contract, self.all_announcements()]
+        belote = self.belote(team)
+        if official:
+            inside.append(belote)
+            won = sum(inside) * multiplier
+            return won, f"({' + '.join(map(str, inside))}) × {multiplier} = {won}"
+        won = sum(inside) * multiplier + belote
+        return won, f"({' + '.join(map(str, inside))}) × {multiplier} + {belote} = {won}"
