@@ -126,6 +126,12 @@ class Scorer(ABC):
     name: str
     player_counts: tuple[int, ...]
     teams: bool = False
+    round_name = "Round"
+    """What the table calls one scored round: a round, a deal, a hand."""
+    tie_message = "Tie for the lead: extra round."
+    """What the banner says while a tie at the end calls for another round."""
+    team_names: tuple[str, ...] = ()
+    """The names a new match's teams are given until the table types its own."""
     options: tuple[Option, ...] = ()
     round_form: type
     """The WTForms form a phone fills in for one round (see scorers/forms.py)."""

@@ -80,7 +80,7 @@ class BeloteRoundForm(RoundForm):
     counted = HiddenField(default="")
     counting = team_choice("Count the cards won by")
     announcement_values = ANNOUNCEMENTS
-    cards = CARDS
+    ranks = RANKS
     suits = SUITS
 
     def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
@@ -215,6 +215,8 @@ class Belote(Scorer):
     player_counts = (4,)
     teams = True
     team_names = ("Nous", "Eux")
+    round_name = "Deal"
+    tie_message = "Both teams are level past the target: deal again."
     round_form = BeloteRoundForm
     options = (
         Option(
@@ -269,6 +271,15 @@ class Belote(Scorer):
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one deal."""
         return read_deal(table, data)
+
+    def summary(self, deal: Mapping[str, Any]) -> str:
+        """Say who took what in a few words: "South · 100 ♥ · coinche"."""
+        parts = [deal["taker"], TRUMP_LABELS[deal["trump"]]]
+        if "contract" in deal:
+            parts[1] = f"{CONTRACT_LABELS[str(deal['contract'])]} {parts[1]}"
+            if deal["coinche"] != "none":
+                parts.append(deal["coinche"])
+        return " · ".join(parts)
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score deals in order, carrying the litige reserve, and end the match at the target."""

@@ -86,43 +86,76 @@ def option_field(option: Option, default: Any) -> Field:
 
 
 class MatchForm(RefusalOnFields):
-    """Start a match: the names around the table and the options."""
+    """Start a match: the names around the table (each alone, or in two teams) and the options."""
 
     scorer: Scorer
 
     def field_at(self, path: str) -> Field | None:
-        """Map "players.2" to the third name typed, "options.target" to its input."""
+        """Map "players.2" to the third name typed, "teams.Eux.0" to Eux's first player."""
         head, _, rest = path.partition(".")
-        if head == "players":
-            slots = self.name_slots()
-            if rest.isdigit() and int(rest) < len(slots):
-                return self.players.entries[slots[int(rest)]]
-            return self.players.entries[0]
         if head == "options":
             return self._fields.get(f"option_{rest}")
-        return None
+        if head == "players":
+            return self.name_box(self.players, rest)
+        if head == "teams" and rest:
+            team, _, seat = rest.partition(".")
+            for i in range(len(self.scorer.team_names)):
+                if self[f"team_{i}"].data.strip().casefold() == team.strip().casefold():
+                    return (
+                        self.name_box(self[f"team_{i}_players"], seat)
+                        if seat
+                        else self[f"team_{i}"]
+                    )
+        return self._fields.get(path)
 
-    def name_slots(self) -> list[int]:
-        """Return which name boxes were filled in, since empty boxes are not players."""
-        return [i for i, entry in enumerate(self.players.entries) if (entry.data or "").strip()]
+    @staticmethod
+    def name_box(boxes: FieldList, given: str) -> Field:
+        """Return the box the n-th name given came from; empty boxes are skipped."""
+        filled = [entry for entry in boxes.entries if (entry.data or "").strip()]
+        if given.isdigit() and int(given) < len(filled):
+            return filled[int(given)]
+        return boxes.entries[0]
+
+    @staticmethod
+    def names_in(boxes: FieldList) -> list[str]:
+        """Return the names typed, leaving out empty boxes."""
+        return [entry.data.strip() for entry in boxes.entries if (entry.data or "").strip()]
 
     def to_input(self) -> dict[str, Any]:
         """Return the match in the API's shape."""
-        options = {
-            option.name: self[f"option_{option.name}"].data
-            for option in self.scorer.options
-            if self[f"option_{option.name}"].data is not None
+        data: dict[str, Any] = {"game": self.scorer.id, "options": self.chosen_options()}
+        if not self.scorer.teams:
+            data["players"] = self.names_in(self.players)
+            return data
+        names = [self[f"team_{i}"].data.strip() for i in range(len(self.scorer.team_names))]
+        if len({name.casefold() for name in names}) < len(names):
+            raise Refusal.at("team_1", "Each team needs its own name.")
+        data["teams"] = {
+            name: self.names_in(self[f"team_{i}_players"]) for i, name in enumerate(names)
         }
-        players = [self.players.entries[i].data.strip() for i in self.name_slots()]
-        return {"game": self.scorer.id, "players": players, "options": options}
+        return data
+
+    def chosen_options(self) -> dict[str, Any]:
+        """Return the options set; empty boxes and unticked derived switches keep defaults."""
+        chosen = {}
+        for option in self.scorer.options:
+            value = self[f"option_{option.name}"].data
+            if value is None or (option.is_flag and callable(option.default) and not value):
+                continue
+            chosen[option.name] = value
+        return chosen
 
 
 def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
     """Build the start-a-match form for one game."""
-    fields: dict[str, Any] = {
-        "scorer": scorer,
-        "players": FieldList(StringField("Name"), min_entries=scorer.player_counts[-1]),
-    }
+    most = scorer.player_counts[-1]
+    fields: dict[str, Any] = {"scorer": scorer}
+    if scorer.teams:
+        for i, name in enumerate(scorer.team_names):
+            fields[f"team_{i}"] = StringField(f"Team {i + 1}", default=name)
+            fields[f"team_{i}_players"] = FieldList(StringField("Name"), min_entries=most // 2)
+    else:
+        fields["players"] = FieldList(StringField("Name"), min_entries=most)
     defaults = scorer.resolve_options({}, scorer.player_counts[0])
     for option in scorer.options:
         fields[f"option_{option.name}"] = option_field(option, defaults[option.name])

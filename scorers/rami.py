@@ -239,6 +239,7 @@ class Rami(Scorer):
     id = "rami"
     name = "Rami"
     player_counts = tuple(range(2, MAX_PLAYERS + 1))
+    tie_message = "Tie for the lowest total: extra round."
     round_form = RamiRoundForm
     options = (
         Option(

@@ -654,7 +654,7 @@ def test_correcting_through_the_edit_page(client: FlaskClient, trio: dict) -> No
     assert response.status_code == 302
     assert urlsplit(response.headers["Location"]).fragment == "round-1"
     doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Round 1 corrected; the rounds after it were scored again." in doc.text()
+    assert "Round 1 corrected; everything after it was scored again." in doc.text()
     shown = sheet(doc)
     assert [r["corrected"] for r in shown["rounds"]] == [True, False]
     assert "Corrected" in doc.find("tbody", id="round-1").find("span", "badge").text()

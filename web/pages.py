@@ -77,7 +77,7 @@ def add_round(match_id: int) -> ResponseReturnValue:
     n = len(played.rounds) + 1
     recorded, status = submit(form, lambda data: matches.add_round(get_db(), match_id, data))
     if recorded:
-        flash(f"Round {n} recorded.")
+        flash(f"{played.scorer.round_name} {n} recorded.")
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
     return render_template("match.html", match=played, form=form), status
 
@@ -97,7 +97,7 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
         form, lambda data: matches.correct_round(get_db(), match_id, n, data)
     )
     if corrected:
-        flash(f"Round {n} corrected; the rounds after it were scored again.")
+        flash(f"{played.scorer.round_name} {n} corrected; everything after it was scored again.")
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
     return render_template("edit_round.html", match=played, n=n, form=form), status
 
@@ -105,8 +105,8 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
 @bp.post("/matches/<int:match_id>/rounds/<int:n>/remove")
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
     """Remove a round; the change log keeps it."""
-    matches.remove_round(get_db(), match_id, n)
-    flash(f"Round {n} removed; the rounds after it were scored again.")
+    played = matches.remove_round(get_db(), match_id, n)
+    flash(f"{played.scorer.round_name} {n} removed; everything after it was scored again.")
     return redirect(url_for(".match", match_id=match_id))
 
 
