@@ -405,7 +405,7 @@ def test_fresh_match_page_has_no_sheet_and_a_round_form(client: FlaskClient, tri
     assert response.status_code == 200
     doc = parse(response)
     assert doc.find("table", "sheet") is None
-    assert "No round yet" in doc.text()
+    assert "Nothing scored yet" in doc.text()
     form = doc.find("form", "round-form")
     assert form.attrs["action"] == f"/matches/{trio['id']}/rounds"
     assert doc.find("h2", id="round-form-title").text() == "Round 1"
@@ -696,7 +696,7 @@ def test_removing_a_round_through_the_page(client: FlaskClient, trio: dict) -> N
     doc = parse(client.get(f"/matches/{match_id}"))
     assert "Round 1 removed" in doc.text()
     assert doc.find("tbody", id="round-1") is None
-    assert "No round yet" in doc.text()
+    assert "Nothing scored yet" in doc.text()
     assert api_match(client, match_id)["rounds"] == []
     log = client.get(f"/api/matches/{match_id}/log").json["changes"]
     assert [change["action"] for change in log] == ["add", "remove"]
