@@ -6,7 +6,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wtforms import BooleanField, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms import (
+    BooleanField,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+)
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
@@ -68,7 +76,11 @@ class BeloteRoundForm(RoundForm):
     contract = RadioField("Contract", validate_choice=False)
     coinche = RadioField(
         "Doubling",
-        choices=[("none", "None"), ("coinche", "Coinche ×2"), ("surcoinche", "Surcoinche ×4")],
+        choices=[
+            SelectChoice("none", "None"),
+            SelectChoice("coinche", "Coinche ×2"),
+            SelectChoice("surcoinche", "Surcoinche ×4"),
+        ],
         default="none",
         validate_choice=False,
     )
@@ -87,18 +99,21 @@ class BeloteRoundForm(RoundForm):
         super().__init__(table, formdata, entered)
         names = list(table.teams or {})
         self.taker.choices = list(table.players)
-        trumps = [*SUITS, NO_TRUMP] + ([ALL_TRUMP] if self.coinche_match else [])
-        self.trump.choices = [(trump, TRUMP_LABELS[trump]) for trump in trumps]
-        self.contract.choices = list(CONTRACT_LABELS.items())
+        self.trump.choices = [SelectChoice(t, TRUMP_LABELS[t]) for t in self.trumps()]
+        self.contract.choices = [SelectChoice(*item) for item in CONTRACT_LABELS.items()]
         self.last_trick.choices = names
-        self.belote.choices = [("", "Nobody"), *((n, n) for n in names)]
-        self.capot.choices = [("", "Nobody"), *((n, n) for n in names)]
+        self.belote.choices = [SelectChoice("", "Nobody"), *names]
+        self.capot.choices = [SelectChoice("", "Nobody"), *names]
         self.counting.choices = names
         if not self.counting.data:
             self.counting.data = names[0]
         while len(self.teams) < len(names):
             self.teams.append_entry()
         del self.teams.entries[len(names) :]
+
+    def trumps(self) -> list[str]:
+        """Return the trump choices this match offers (all trump is for coinche)."""
+        return [*SUITS, NO_TRUMP] + ([ALL_TRUMP] if self.coinche_match else [])
 
     @property
     def coinche_match(self) -> bool:
@@ -185,13 +200,13 @@ class BeloteRoundForm(RoundForm):
                 for suit in SUITS
                 for rank in RANKS
             }
-            for trump, _ in self.trump.choices
+            for trump in self.trumps()
         }
 
     def counter_json(self) -> str:
         """Return the counter's card values and each trump's card total, for the page's script."""
         rules = self.table.options["rules"]
-        totals = {trump: card_total(trump, rules) for trump, _ in self.trump.choices}
+        totals = {trump: card_total(trump, rules) for trump in self.trumps()}
         return json.dumps({"values": self.card_values(), "totals": totals})
 
     def field_at(self, path: str) -> Field | None:

@@ -66,3 +66,76 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.round-form").forEach(markWinner);
 });
+
+// Belote: one team's points give the other's (the rest of the deal), quick announcement buttons
+// add to a team's box, and the card counter fills a team's points from the cards it won.
+function counter(form) {
+  return JSON.parse(form.dataset.counter);
+}
+
+function trumpOf(form) {
+  const trump = form.querySelector("input[name='trump']:checked");
+  return trump ? trump.value : "hearts";
+}
+
+function pointBoxes(form) {
+  return [...form.querySelectorAll("input.points[data-side]")];
+}
+
+function fillOther(form, typed) {
+  const other = pointBoxes(form).find((box) => box !== typed);
+  if (!other || (other.value !== "" && !other.dataset.auto)) return;
+  if (typed.value === "") {
+    other.value = "";
+    return;
+  }
+  other.value = Math.max(0, counter(form).totals[trumpOf(form)] - Number(typed.value));
+  other.dataset.auto = "true";
+}
+
+function countCards(form) {
+  const values = counter(form).values[trumpOf(form)];
+  const pressed = [...form.querySelectorAll("button[name='count'][aria-pressed='true']")];
+  form.querySelector("input[name='counted']").value = pressed.map((b) => b.value).join(" ");
+  const total = pressed.reduce((sum, button) => sum + values[button.value], 0);
+  form.querySelector(".counter-total").textContent = pressed.length ? `Counted: ${total} points` : "";
+  const counting = form.querySelector("input[name='counting']:checked");
+  const side = [...form.querySelectorAll("input[name='counting']")].indexOf(counting);
+  const box = pointBoxes(form)[side];
+  if (!box || !pressed.length) return;
+  box.value = total;
+  delete box.dataset.auto;
+  fillOther(form, box);
+}
+
+document.addEventListener("click", (event) => {
+  const form = event.target.closest("form.belote");
+  const button = event.target.closest("button[name='announce'], button[name='count']");
+  if (!form || !button) return;
+  event.preventDefault();
+  if (button.name === "announce") {
+    const box = document.getElementById(button.dataset.target);
+    box.value = (Number(box.value) || 0) + Number(button.value.split(":")[1]);
+    return;
+  }
+  button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
+  countCards(form);
+});
+
+document.addEventListener("input", (event) => {
+  const form = event.target.closest("form.belote");
+  if (!form || !event.target.matches("input.points[data-side]")) return;
+  delete event.target.dataset.auto;
+  fillOther(form, event.target);
+});
+
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form.belote");
+  if (!form || !event.target.matches("input[name='trump'], input[name='counting']")) return;
+  if (form.querySelector("button[name='count'][aria-pressed='true']")) {
+    countCards(form);
+    return;
+  }
+  const typed = pointBoxes(form).find((box) => box.value !== "" && !box.dataset.auto);
+  if (typed) fillOther(form, typed);
+});

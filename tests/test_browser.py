@@ -149,3 +149,53 @@ def test_a_mistake_comes_back_with_the_values_typed(page: Page, server: str):
     expect(hand(page, "Gus")).to_contain_text("Gus's hand is worth between 0 and 280 points.")
     expect(hand(page, "Gus").get_by_label("or type the value")).to_have_value("400")
     expect(page.locator(".sheet")).to_have_count(0)
+
+
+def start_belote(page: Page, server: str) -> None:
+    """Start a coinche match for Nous (Ana, Cy) against Eux (Bo, Di)."""
+    page.goto(server)
+    page.locator(".games").get_by_role("link", name="Belote").tap()
+    for team, players in enumerate((("Ana", "Cy"), ("Bo", "Di"))):
+        fieldset = page.locator("fieldset.names").nth(team)
+        for seat, name in enumerate(players, start=1):
+            fieldset.get_by_label(f"Player {seat}", exact=True).fill(name)
+    page.locator("#option_variant").get_by_text("coinche", exact=True).tap()
+    page.get_by_role("button", name="Start the match").tap()
+    expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
+
+
+def test_a_coinche_deal_entered_by_taps_then_corrected(page: Page, server: str):
+    start_belote(page, server)
+    no_sideways_scroll(page)
+    page.locator("#taker").get_by_text("Ana").tap()
+    page.locator("#trump").get_by_text("♥").tap()
+    page.locator("#contract").get_by_text("100", exact=True).tap()
+    page.locator("#coinche").get_by_text("Coinche ×2").tap()
+    page.locator("fieldset.points").get_by_label("Nous").fill("98")
+    expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("54")
+    page.locator("#last_trick").get_by_text("Nous").tap()
+    page.get_by_role("button", name="Record deal 1").tap()
+    expect(page.get_by_role("status").first).to_have_text("Deal 1 recorded.")
+    expect_totals(page, "520", "0")
+    expect(page.locator("#round-1")).to_contain_text("(160 + 100 + 0) × 2 + 0 = 520")
+    no_sideways_scroll(page)
+
+    page.get_by_role("link", name="Correct or remove deal 1").tap()
+    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("98")
+    page.locator("#coinche").get_by_text("None").tap()
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect_totals(page, "208", "54")
+    expect(page.locator("#round-1")).to_contain_text("Corrected")
+
+
+def test_the_card_counter_fills_a_teams_points(page: Page, server: str):
+    start_belote(page, server)
+    page.locator("#trump").get_by_text("♥").tap()
+    page.get_by_text("Count the card points").tap()
+    page.get_by_role("button", name="J♥").tap()
+    page.get_by_role("button", name="9♥").tap()
+    expect(page.locator(".counter-total")).to_have_text("Counted: 34 points")
+    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("34")
+    expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("118")
+    page.get_by_role("button", name="9♥").tap()
+    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("20")
