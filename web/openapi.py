@@ -107,6 +107,8 @@ SCHEMAS: dict[str, Any] = {
             "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
             "explanation": {"type": "array", "items": {"type": "string"}},
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "result": {"type": "string", "description": "Belote: made, fall, litige or capot."},
+            "reserve": {"type": "integer", "description": "Belote: points held after the deal."},
             "entered_at": {"type": "string", "format": "date-time"},
             "corrected_at": {"type": ["string", "null"], "format": "date-time"},
         },
@@ -162,7 +164,7 @@ SCHEMAS: dict[str, Any] = {
 
 def document() -> dict[str, Any]:
     """Return the whole OpenAPI document."""
-    round_body = body({"oneOf": [ref("RamiRound")]})
+    round_body = body({"oneOf": [ref("RamiRound"), ref("BeloteDeal")]})
     filters = [
         {"name": name, "in": "query", "required": False, "schema": schema}
         for name, schema in (
