@@ -82,6 +82,7 @@ def start(db: Database, data: Any) -> Match:
             options=dict(table.options),
             players=table.players,
             teams=table.teams,
+            totals=scorer.replay(table, []).totals,
             at=at,
         )
     return load(db, match_id)

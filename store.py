@@ -63,9 +63,17 @@ def writing(db: Database) -> Iterator[None]:
 
 
 def insert_match(
-    db: Database, *, uid: str, game: str, options: dict, players: Iterable[str], teams: Any, at: str
+    db: Database,
+    *,
+    uid: str,
+    game: str,
+    options: dict,
+    players: Iterable[str],
+    teams: Any,
+    totals: dict,
+    at: str,
 ) -> int:
-    """Store a new match with its seats; its cache starts as a match with no rounds."""
+    """Store a new match with its seats, and the totals it starts from."""
     players = list(players)
     match_id = (
         db.table("matches")
@@ -80,7 +88,7 @@ def insert_match(
                 "updated_utc": at,
                 "status": "playing",
                 "winner": None,
-                "totals_json": json.dumps(dict.fromkeys(players, 0)),
+                "totals_json": json.dumps(totals),
                 "rounds_played": 0,
             }
         )
