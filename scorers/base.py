@@ -109,6 +109,12 @@ class Replay:
     ended_after: int | None = None
     """How many rounds had been played when the match ended, if it has."""
 
+    def finish(self, winner: str) -> None:
+        """End the match with the round being scored now."""
+        self.status = FINISHED
+        self.winner = winner
+        self.ended_after = len(self.rounds) + 1
+
 
 class RoundImpossible(Exception):
     """A stored round can no longer be scored after an earlier one changed."""

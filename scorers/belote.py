@@ -107,9 +107,7 @@ class BeloteRoundForm(RoundForm):
         self.counting.choices = names
         if not self.counting.data:
             self.counting.data = names[0]
-        while len(self.teams) < len(names):
-            self.teams.append_entry()
-        del self.teams.entries[len(names) :]
+        self.teams.fit(len(names))
 
     def trumps(self) -> list[str]:
         """Return the trump choices this match offers (all trump is for coinche)."""
@@ -328,8 +326,6 @@ class Belote(Scorer):
             replay.state["reserve"] = reserve
             if replay.status != FINISHED:
                 settle(replay, table.options["target"], result.explanation)
-                if replay.status == FINISHED:
-                    replay.ended_after = len(replay.rounds) + 1
             replay.rounds.append(result)
         return replay
 
@@ -355,8 +351,7 @@ def settle(replay: Replay, target: int, explanation: list[str]) -> None:
         explanation.append(f"Both teams have {high}, past the target of {target}: deal again.")
         return
     replay.state["extra_round"] = False
-    replay.status = FINISHED
-    replay.winner = first
+    replay.finish(first)
     explanation.append(
         f"{explain.names([t for t, v in replay.totals.items() if v >= target])} reached the "
         f"target of {target}: {first} wins, {high} to {low}."

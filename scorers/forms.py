@@ -26,6 +26,12 @@ class SeatList(FieldList):
         present = list(super()._extract_indices(prefix, formdata))
         return range(min(max(present) + 1, self.max_entries)) if present else range(0)
 
+    def fit(self, seats: int) -> None:
+        """Hold exactly one entry per seat of this table."""
+        while len(self.entries) < seats:
+            self.append_entry()
+        del self.entries[seats:]
+
 
 class RefusalOnFields(Form):
     """A form that shows a scorer's refusal next to the fields it names."""

@@ -150,9 +150,7 @@ class RamiRoundForm(RoundForm):
     def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
         super().__init__(table, formdata, entered)
         self.winner.choices = list(table.players)
-        while len(self.hands) < len(table.players):
-            self.hands.append_entry()
-        del self.hands.entries[len(table.players) :]
+        self.hands.fit(len(table.players))
 
     @classmethod
     def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
@@ -330,8 +328,6 @@ class Rami(Scorer):
             result.totals = dict(replay.totals)
             if replay.status != FINISHED:
                 settle(replay, options["target"], result.explanation)
-                if replay.status == FINISHED:
-                    replay.ended_after = len(replay.rounds) + 1
             replay.rounds.append(result)
         return replay
 
@@ -409,7 +405,6 @@ def settle(replay: Replay, target: int, explanation: list[str]) -> None:
             "another round is played."
         )
         return
-    replay.status = FINISHED
-    replay.winner = leaders[0]
+    replay.finish(leaders[0])
     replay.state["extra_round"] = False
     explanation.append(f"{opening}: the match is over and {leaders[0]} wins with {lowest}.")
