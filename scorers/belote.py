@@ -166,6 +166,7 @@ class BeloteRoundForm(RoundForm):
         if team.isdigit() and int(team) < len(self.teams) and value.isdigit():
             field = self.teams[int(team)].announcements
             field.data = (field.data or 0) + int(value)
+            field.raw_data = None  # show the new total, not the number the phone sent
             return True
         card = formdata.get("count", "")
         if card in CARDS:
@@ -177,6 +178,7 @@ class BeloteRoundForm(RoundForm):
             self.counted.data = " ".join(counted)
             for team, entry in self.sides():
                 entry.points.data = self.counted_points() if team == self.counting.data else None
+                entry.points.raw_data = None
             return True
         return False
 

@@ -195,12 +195,15 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     options = table.options
     problems = Problems()
     deal: dict[str, Any] = {}
-    with problems.collect():
-        deal["taker"] = table.player(data.get("taker"), "taker")
+    if data.get("taker") in (None, ""):
+        problems.add("taker", "Say who took.")
+    else:
+        with problems.collect():
+            deal["taker"] = table.player(data.get("taker"), "taker")
     trump = data.get("trump")
     allowed = TRUMPS if options["variant"] == "coinche" else TRUMPS[:-1]
     if trump not in allowed:
-        problems.add("trump", f"Trump is one of: {', '.join(allowed)}.")
+        problems.add("trump", f"Choose the trump: {explain.names(allowed, 'or')}.")
     deal["trump"] = trump
     for name in ("capot", "belote"):
         with problems.collect():

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def names(people: Sequence[str]) -> str:
-    """Join names as a sentence does: "Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+def names(people: Sequence[str], last: str = "and") -> str:
+    """Join names as a sentence does: "Ana", "Ana and Bo", "Ana, Bo and Cy" (or "or")."""
     if len(people) <= 1:
         return "".join(people)
-    return f"{', '.join(people[:-1])} and {people[-1]}"
+    return f"{', '.join(people[:-1])} {last} {people[-1]}"
 
 
 def addition(values: Sequence[int]) -> str:

@@ -103,16 +103,34 @@ class MatchForm(RefusalOnFields):
             return self._fields.get(f"option_{rest}")
         if head == "players":
             return self.name_box(self.players, rest)
-        if head == "teams" and rest:
-            team, _, seat = rest.partition(".")
-            for i in range(len(self.scorer.team_names)):
-                if self[f"team_{i}"].data.strip().casefold() == team.strip().casefold():
-                    return (
-                        self.name_box(self[f"team_{i}_players"], seat)
-                        if seat
-                        else self[f"team_{i}"]
-                    )
+        if path == "teams":
+            return self.empty_player_box()
+        if head == "teams":
+            return self.team_box(rest)
         return self._fields.get(path)
+
+    def team_boxes(self) -> list[tuple[Field, FieldList]]:
+        """Pair each team's name box with its players' boxes."""
+        return [
+            (self[f"team_{i}"], self[f"team_{i}_players"])
+            for i in range(len(self.scorer.team_names))
+        ]
+
+    def empty_player_box(self) -> Field | None:
+        """Return the first player box left empty: the teams are short of that player."""
+        for _, players in self.team_boxes():
+            for box in players.entries:
+                if not (box.data or "").strip():
+                    return box
+        return None
+
+    def team_box(self, path: str) -> Field | None:
+        """Map "Eux.0" to Eux's first player and "Eux" to its name box ("" to an empty one)."""
+        team, _, seat = path.partition(".")
+        for name, players in self.team_boxes():
+            if (name.data or "").strip().casefold() == team.strip().casefold():
+                return self.name_box(players, seat) if seat else name
+        return None
 
     @staticmethod
     def name_box(boxes: FieldList, given: str) -> Field:
