@@ -53,6 +53,10 @@ class Match:
         """Pair each round as entered with what it scored."""
         return list(zip(self.rounds, self.replay.rounds, strict=True))
 
+    def state_before(self, n: int) -> dict[str, Any]:
+        """Return the game's state just before round n was played."""
+        return self.scorer.replay(self.table, [r.input for r in self.rounds[: n - 1]]).state
+
     def round(self, n: int) -> Round:
         """Return round n (1-based) or raise NotFound."""
         if not 1 <= n <= len(self.rounds):

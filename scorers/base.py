@@ -15,32 +15,41 @@ PLAYING = "playing"
 FINISHED = "finished"
 
 
+def seats(count: int) -> tuple[str, ...]:
+    """Name the seats of a table nobody has sat at yet: "Player 1", "Player 2", …"""
+    return tuple(f"Player {seat}" for seat in range(1, count + 1))
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule choice a match is created with and keeps for its whole life."""
 
     name: str
     label: str
-    default: Any | Callable[[int, Mapping[str, Any]], Any]
-    """A value, or a function of the player count and the options before this one."""
+    default: Any | Callable[[tuple[str, ...], Mapping[str, Any]], Any]
+    """A value, or a function of the players and the options before this one."""
     help: str = ""
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     placeholder: str = ""
     """How an empty box reads when the default depends on the table ("100 per opponent")."""
+    player: bool = False
+    """The value is one of the match's players (a first declarer, a first dealer)."""
 
     @property
     def is_flag(self) -> bool:
-        """Say whether the option is a yes/no switch (neither a choice nor a number)."""
-        return not self.choices and self.minimum is None
+        """Say whether the option is a yes/no switch (neither a choice, a number nor a player)."""
+        return not self.choices and self.minimum is None and not self.player
 
-    def default_for(self, player_count: int, chosen: Mapping[str, Any]) -> Any:
-        """Return the default in force for this many players and the options chosen so far."""
-        return self.default(player_count, chosen) if callable(self.default) else self.default
+    def default_for(self, players: tuple[str, ...], chosen: Mapping[str, Any]) -> Any:
+        """Return the default in force for these players and the options chosen so far."""
+        return self.default(players, chosen) if callable(self.default) else self.default
 
-    def read(self, value: Any) -> Any:
+    def read(self, value: Any, players: tuple[str, ...]) -> Any:
         """Check one given value, returning it in its stored type."""
+        if self.player:
+            return Table(players, {}).player(value, f"options.{self.name}")
         if self.choices:
             if value not in self.choices:
                 raise Refusal.at(
@@ -157,11 +166,11 @@ class Scorer(ABC):
             problems.add("options", "Options must be an object: option name → value.")
         else:
             with problems.collect():
-                options = self.resolve_options(options, len(players) or self.player_counts[0])
+                options = self.resolve_options(options, players or seats(self.player_counts[0]))
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
 
-    def resolve_options(self, given: Mapping[str, Any], player_count: int) -> dict[str, Any]:
+    def resolve_options(self, given: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
         """Return every option's value in force, refusing unknown or impossible ones."""
         known = {option.name: option for option in self.options}
         unknown = sorted(set(given) - set(known))
@@ -175,10 +184,10 @@ class Scorer(ABC):
         chosen: dict[str, Any] = {}
         for name, option in known.items():
             # A default may follow the options before it (a coinche target is 2000).
-            chosen[name] = option.default_for(player_count, chosen)
+            chosen[name] = option.default_for(players, chosen)
             if given.get(name) is not None:
                 with problems.collect():
-                    chosen[name] = option.read(given[name])
+                    chosen[name] = option.read(given[name], players)
         problems.raise_any()
         self.check_options(chosen)
         return chosen

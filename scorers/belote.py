@@ -95,8 +95,8 @@ class BeloteRoundForm(RoundForm):
     ranks = RANKS
     suits = SUITS
 
-    def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
-        super().__init__(table, formdata, entered)
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
         names = list(table.teams or {})
         self.taker.choices = list(table.players)
         self.trump.choices = [SelectChoice(t, TRUMP_LABELS[t]) for t in self.trumps()]

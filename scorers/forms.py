@@ -12,7 +12,8 @@ from wtforms import BooleanField, FieldList, Form, IntegerField, RadioField, Str
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
-from .base import Option, Refusal, Scorer, Table
+from .base import Option, Scorer, Table, seats
+from .refusal import Refusal
 
 
 class SeatList(FieldList):
@@ -59,9 +60,23 @@ class RefusalOnFields(Form):
 class RoundForm(RefusalOnFields):
     """One round as typed at the table; each game subclasses it."""
 
-    def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
-        super().__init__(formdata, data=self.data_from(table, entered) if entered else None)
+    def __init__(
+        self,
+        table: Table,
+        formdata: Any = None,
+        entered: dict | None = None,
+        state: dict | None = None,
+    ):
         self.table = table
+        self.state = state or {}
+        """The match's state before this round (whose turn it is, what is left to play)."""
+        data = self.data_from(table, entered) if entered else self.fresh_data(table, self.state)
+        super().__init__(formdata, data=data)
+
+    @classmethod
+    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any] | None:
+        """Return what a new round's form starts with; most games start empty."""
+        return None
 
     @classmethod
     def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
@@ -77,8 +92,10 @@ class RoundForm(RefusalOnFields):
         return False
 
 
-def option_field(option: Option, default: Any) -> Field:
+def option_field(option: Option, default: Any, chairs: tuple[str, ...]) -> Field:
     """Build the input for one option; a number left empty takes the option's default."""
+    if option.player:
+        return RadioField(option.label, choices=list(chairs), default=default)
     if option.choices:
         return RadioField(option.label, choices=option.choices, default=default)
     if option.is_flag:
@@ -147,25 +164,29 @@ class MatchForm(RefusalOnFields):
 
     def to_input(self) -> dict[str, Any]:
         """Return the match in the API's shape."""
-        data: dict[str, Any] = {"game": self.scorer.id, "options": self.chosen_options()}
+        data: dict[str, Any] = {"game": self.scorer.id}
         if not self.scorer.teams:
-            data["players"] = self.names_in(self.players)
-            return data
-        names = [self[f"team_{i}"].data.strip() for i in range(len(self.scorer.team_names))]
-        if len({name.casefold() for name in names}) < len(names):
-            raise Refusal.at("team_1", "Each team needs its own name.")
-        data["teams"] = {
-            name: self.names_in(self[f"team_{i}_players"]) for i, name in enumerate(names)
-        }
+            data["players"] = seating = self.names_in(self.players)
+        else:
+            names = [name.data.strip() for name, _ in self.team_boxes()]
+            if len({name.casefold() for name in names}) < len(names):
+                raise Refusal.at("team_1", "Each team needs its own name.")
+            members = [self.names_in(players) for _, players in self.team_boxes()]
+            data["teams"] = dict(zip(names, members, strict=True))
+            seating = [name for pair in zip(*members, strict=False) for name in pair]
+        data["options"] = self.chosen_options(seating)
         return data
 
-    def chosen_options(self) -> dict[str, Any]:
+    def chosen_options(self, seating: list[str]) -> dict[str, Any]:
         """Return the options set; empty boxes and unticked derived switches keep defaults."""
         chosen = {}
         for option in self.scorer.options:
             value = self[f"option_{option.name}"].data
             if value is None or (option.is_flag and callable(option.default) and not value):
                 continue
+            if option.player:
+                seat = seats(len(self[f"option_{option.name}"].choices)).index(value)
+                value = seating[seat] if seat < len(seating) else value
             chosen[option.name] = value
         return chosen
 
@@ -180,8 +201,9 @@ def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
             fields[f"team_{i}_players"] = FieldList(StringField("Name"), min_entries=most // 2)
     else:
         fields["players"] = FieldList(StringField("Name"), min_entries=most)
-    defaults = scorer.resolve_options({}, scorer.player_counts[0])
+    chairs = seats(most)
+    defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:
-        fields[f"option_{option.name}"] = option_field(option, defaults[option.name])
+        fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

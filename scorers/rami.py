@@ -147,8 +147,8 @@ class RamiRoundForm(RoundForm):
     card_ranks = RAMI_RANKS
     card_values = CARD_VALUES
 
-    def __init__(self, table: Table, formdata: Any = None, entered: dict | None = None):
-        super().__init__(table, formdata, entered)
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
         self.winner.choices = list(table.players)
         self.hands.fit(len(table.players))
 
@@ -243,7 +243,7 @@ class Rami(Scorer):
         Option(
             "target",
             "Target",
-            default=lambda players, _chosen: 100 * (players - 1),
+            default=lambda players, _chosen: 100 * (len(players) - 1),
             placeholder="100 per opponent",
             help="The match ends when a total reaches it; 100 per opponent by default.",
             minimum=1,

@@ -63,7 +63,7 @@ def new_match(game: str) -> ResponseReturnValue:
 def match(match_id: int) -> ResponseReturnValue:
     """Show the score sheet and the form for the next round."""
     played = matches.load(get_db(), match_id)
-    form = played.scorer.round_form(played.table)
+    form = played.scorer.round_form(played.table, state=played.replay.state)
     return render_template("match.html", match=played, form=form)
 
 
@@ -71,7 +71,7 @@ def match(match_id: int) -> ResponseReturnValue:
 def add_round(match_id: int) -> ResponseReturnValue:
     """Record the next round, or apply a card tap made without JavaScript."""
     played = matches.load(get_db(), match_id)
-    form = played.scorer.round_form(played.table, request.form)
+    form = played.scorer.round_form(played.table, request.form, state=played.replay.state)
     if form.follow_taps(request.form):
         return render_template("match.html", match=played, form=form)
     n = len(played.rounds) + 1
@@ -87,10 +87,11 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     """Correct a past round; every later round is scored again."""
     played = matches.load(get_db(), match_id)
     stored = played.round(n)
+    state = played.state_before(n)
     if request.method == "GET":
-        form = played.scorer.round_form(played.table, entered=stored.input)
+        form = played.scorer.round_form(played.table, entered=stored.input, state=state)
         return render_template("edit_round.html", match=played, n=n, form=form)
-    form = played.scorer.round_form(played.table, request.form)
+    form = played.scorer.round_form(played.table, request.form, state=state)
     if form.follow_taps(request.form):
         return render_template("edit_round.html", match=played, n=n, form=form)
     corrected, status = submit(

@@ -8,12 +8,12 @@ from flask import url_for
 
 from matches import Match, Round
 from scorers import Scorer
-from scorers.base import Option, RoundResult
+from scorers.base import Option, RoundResult, seats
 
 
 def game_json(scorer: Scorer) -> dict[str, Any]:
     """Describe a game: who can play it and its options with their defaults."""
-    defaults = {n: scorer.resolve_options({}, n) for n in scorer.player_counts}
+    defaults = {n: scorer.resolve_options({}, seats(n)) for n in scorer.player_counts}
     return {
         "id": scorer.id,
         "name": scorer.name,
@@ -27,7 +27,10 @@ def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str
     """Describe one option; a default that depends on the player count is listed per count."""
     described: dict[str, Any] = {"name": option.name, "label": option.label, "help": option.help}
     by_players = {str(n): chosen[option.name] for n, chosen in defaults.items()}
-    if len(set(by_players.values())) > 1:
+    if option.player:
+        described["player"] = True
+        described["default_seat"] = seats(max(defaults)).index(by_players[str(max(defaults))])
+    elif len(set(by_players.values())) > 1:
         described["default_by_players"] = by_players
     else:
         described["default"] = next(iter(by_players.values()))
