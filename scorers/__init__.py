@@ -1,10 +1,11 @@
 """The games Tablescore scores, by id."""
 
+from .barbu import Barbu
 from .base import Replay, RoundImpossible, Scorer, Table
 from .belote import Belote
 from .rami import Rami
 from .refusal import Refusal
 
-GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(), Belote())}
+GAMES: dict[str, Scorer] = {scorer.id: scorer for scorer in (Rami(), Belote(), Barbu())}
 
 __all__ = ["GAMES", "Refusal", "Replay", "RoundImpossible", "Scorer", "Table"]

@@ -118,7 +118,7 @@ class Replay:
     ended_after: int | None = None
     """How many rounds had been played when the match ended, if it has."""
 
-    def finish(self, winner: str) -> None:
+    def finish(self, winner: str | None) -> None:
         """End the match with the round being scored now."""
         self.status = FINISHED
         self.winner = winner

@@ -139,3 +139,69 @@ document.addEventListener("change", (event) => {
   const typed = pointBoxes(form).find((box) => box.value !== "" && !box.dataset.auto);
   if (typed) fillOther(form, typed);
 });
+
+// Barbu: show only the chosen contract's inputs, step the counts, and keep the doubles grid to
+// what the rules allow (the declarer only redoubles; positive contracts double the declarer only).
+function barbuContract(form) {
+  const chosen = form.querySelector("input[name='contract']:checked");
+  return chosen ? chosen.value : "";
+}
+
+function showContractParts(form) {
+  const contract = barbuContract(form);
+  form.querySelectorAll(".contract-part").forEach((part) => {
+    part.hidden = !part.dataset.for.split(" ").includes(contract);
+  });
+  const counts = [...form.querySelectorAll("input.count")];
+  const total = counts.reduce((sum, box) => sum + (Number(box.value) || 0), 0);
+  const needed = contract === "no_queens" ? 4 : 13;
+  form.querySelector(".count-sum").textContent = `Sum: ${total} of ${needed}`;
+}
+
+function limitDoubles(form) {
+  const declarer = form.dataset.declarer;
+  const chosen = form.querySelector("input[name='contract']:checked");
+  const positive = chosen && chosen.dataset.positive === "true";
+  form.querySelectorAll("input[name='doubles']").forEach((box) => {
+    const [doubler, doubled] = box.value.split(">");
+    const reverse = form.querySelector(`input[name='doubles'][value='${doubled}>${doubler}']`);
+    let allowed = true;
+    if (doubler === declarer) allowed = !!(reverse && reverse.checked);
+    else if (positive) allowed = doubled === declarer;
+    box.disabled = !allowed && !box.checked;
+    if (!allowed && box.checked && doubler === declarer) {
+      box.checked = false;
+      box.disabled = true;
+    }
+  });
+}
+
+document.addEventListener("click", (event) => {
+  const form = event.target.closest("form.barbu");
+  const button = event.target.closest("button[name='step']");
+  if (!form || !button) return;
+  event.preventDefault();
+  const [seat, step] = button.value.split(":");
+  const box = form.querySelectorAll("input.count")[Number(seat)];
+  box.value = Math.min(13, Math.max(0, (Number(box.value) || 0) + Number(step)));
+  showContractParts(form);
+});
+
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form.barbu");
+  if (!form) return;
+  showContractParts(form);
+  limitDoubles(form);
+});
+
+document.addEventListener("input", (event) => {
+  const form = event.target.closest("form.barbu");
+  if (form && event.target.matches("input.count")) showContractParts(form);
+});
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.barbu").forEach((form) => {
+    showContractParts(form);
+    limitDoubles(form);
+  });
+});

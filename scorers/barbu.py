@@ -1,0 +1,285 @@
+"""Barbu: the scorer (28 hands, the declarer's turn and obligations) and the hand form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from wtforms import IntegerField, RadioField, SelectChoice, SelectMultipleField
+from wtforms.fields import Field
+
+from . import explain
+from .barbu_rules import (
+    CONTRACTS,
+    COUNTED,
+    DOUBLES_OWED,
+    HANDS_PER_DECLARER,
+    POSITIVE,
+    check_doubles,
+    declarer_of,
+    raw_scores,
+    read_hand,
+    settle,
+)
+from .base import Option, Replay, RoundImpossible, RoundResult, Scorer, Table
+from .forms import RoundForm, SeatList
+from .refusal import Refusal
+
+HANDS = 28
+PICKED = ("ace_of_hearts", "second_last", "last", "king_of_hearts")
+"""The single cards or tricks a hand can ask "who took it?" about."""
+
+
+class Turn:
+    """Where the match stands before a hand: who declares, what is left, who owes doubles."""
+
+    def __init__(self, table: Table, played: Sequence[Mapping[str, Any]]):
+        self.index = len(played)
+        self.declarer = declarer_of(table, self.index)
+        self.hand_in_block = self.index % HANDS_PER_DECLARER + 1
+        block = played[self.index - self.hand_in_block + 1 :]
+        self.used = [hand["contract"] for hand in block]
+        self.doubles = {
+            name: sum([name, self.declarer] in hand["doubles"] for hand in block)
+            for name in table.players
+            if name != self.declarer
+        }
+
+    @property
+    def hands_left_after(self) -> int:
+        """Return how many of the declarer's hands come after this one."""
+        return HANDS_PER_DECLARER - self.hand_in_block
+
+    def compulsory(self) -> list[str]:
+        """Return the players who must double the declarer in this hand to keep their duty."""
+        return [
+            name
+            for name, count in self.doubles.items()
+            if count + self.hands_left_after < DOUBLES_OWED
+        ]
+
+    def check(self, hand: Mapping[str, Any]) -> None:
+        """Refuse a hand that does not fit this turn: declarer, contract, doubles, obligation."""
+        if hand.get("declarer", self.declarer) != self.declarer:
+            raise Refusal.at("declarer", f"Hand {self.index + 1} is {self.declarer}'s to declare.")
+        if hand["contract"] in self.used:
+            left = ", ".join(CONTRACTS[c] for c in CONTRACTS if c not in self.used)
+            raise Refusal.at(
+                "contract",
+                f"{self.declarer} has played {CONTRACTS[hand['contract']]} already; left: {left}.",
+            )
+        check_doubles(hand, self.declarer)
+        for name in self.compulsory():
+            if [name, self.declarer] not in hand["doubles"]:
+                raise Refusal.at(
+                    "doubles",
+                    f"{name} must double {self.declarer} in this hand: {name} has doubled "
+                    f"{self.declarer} {self.doubles[name]} time(s), and {DOUBLES_OWED} are owed "
+                    f"with {self.hands_left_after} hand(s) left after this one.",
+                )
+
+    def state(self) -> dict[str, Any]:
+        """Describe the turn for the API and the form."""
+        return {
+            "declarer": self.declarer,
+            "hand_in_block": self.hand_in_block,
+            "contracts_left": [c for c in CONTRACTS if c not in self.used],
+            "doubles_of_declarer": self.doubles,
+            "compulsory": self.compulsory(),
+        }
+
+
+class BarbuRoundForm(RoundForm):
+    """One hand: the contract, what it counts, and the doubles as a grid of toggles."""
+
+    contract = RadioField("Contract", validate_choice=False)
+    counts = SeatList(IntegerField("Count", render_kw={"inputmode": "numeric"}), max_entries=4)
+    ace_of_hearts = RadioField("Who took the A♥?", validate_choice=False)
+    second_last = RadioField("Who took the second-last trick?", validate_choice=False)
+    last = RadioField("Who took the last trick?", validate_choice=False)
+    king_of_hearts = RadioField("Who took the K♥?", validate_choice=False)
+    order = SeatList(RadioField("Place", validate_choice=False), max_entries=4)
+    doubles = SelectMultipleField("Doubles", validate_choice=False)
+    contract_names = CONTRACTS
+    counted = COUNTED
+    positive = POSITIVE
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
+        self.contract.choices = [SelectChoice(*item) for item in CONTRACTS.items()]
+        for name in PICKED:
+            self[name].choices = list(table.players)
+        self.counts.fit(len(table.players))
+        self.order.fit(len(table.players))
+        for place in self.order:
+            place.choices = list(table.players)
+
+    @classmethod
+    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any]:
+        """Start a hand with zero counts and the doubles the obligation makes compulsory."""
+        declarer = state.get("declarer")
+        return {
+            "counts": [0] * len(table.players),
+            "doubles": [pair_code(table, name, declarer) for name in state.get("compulsory", [])],
+        }
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Show a stored hand again, for correcting it."""
+        taken = entered["taken"]
+        data: dict[str, Any] = {
+            "contract": entered["contract"],
+            "doubles": [pair_code(table, *pair) for pair in entered["doubles"]],
+            "counts": [0] * len(table.players),
+            "ace_of_hearts": entered.get("ace_of_hearts"),
+        }
+        if entered["contract"] in COUNTED:
+            data["counts"] = [taken[name] for name in table.players]
+        elif entered["contract"] == "dominoes":
+            data["order"] = taken["order"]
+        else:
+            data |= taken
+        return data
+
+    def declarer(self) -> str | None:
+        """Return who declares this hand."""
+        return self.state.get("declarer")
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the hand in the API's shape, with only what its contract counts."""
+        players = self.table.players
+        contract = self.contract.data
+        hand: dict[str, Any] = {"contract": contract, "doubles": []}
+        for code in self.doubles.data or []:
+            doubler, _, doubled = code.partition(">")
+            if doubler.isdigit() and doubled.isdigit() and max(int(doubler), int(doubled)) < 4:
+                hand["doubles"].append([players[int(doubler)], players[int(doubled)]])
+        if contract in COUNTED:
+            hand["taken"] = {name: box.data for name, box in zip(players, self.counts, strict=True)}
+            if contract == "no_hearts":
+                hand["ace_of_hearts"] = self.ace_of_hearts.data
+        elif contract == "no_last_two":
+            hand["taken"] = {"second_last": self.second_last.data, "last": self.last.data}
+        elif contract == "barbu":
+            hand["taken"] = {"king_of_hearts": self.king_of_hearts.data}
+        elif contract == "dominoes":
+            hand["taken"] = {"order": [place.data for place in self.order]}
+        return hand
+
+    def follow_taps(self, formdata: Any) -> bool:
+        """Step a player's count up or down ("step" = "seat:+1" or "seat:-1")."""
+        seat, _, step = formdata.get("step", "").partition(":")
+        if not seat.isdigit() or int(seat) >= len(self.counts) or step not in ("+1", "-1"):
+            return False
+        box = self.counts[int(seat)]
+        box.data = min(13, max(0, (box.data or 0) + int(step)))
+        box.raw_data = None  # show the new count, not the one the phone sent
+        return True
+
+    def cell(self, doubler: int, doubled: int) -> dict[str, Any]:
+        """Describe one toggle of the doubles grid: its code, whether it is on, and why not."""
+        players = self.table.players
+        declarer = self.declarer()
+        code = f"{doubler}>{doubled}"
+        reason = ""
+        if doubler == doubled:
+            reason = "Nobody doubles themselves."
+        elif players[doubler] == declarer and f"{doubled}>{doubler}" not in (
+            self.doubles.data or []
+        ):
+            reason = f"{declarer} declares: only a redouble of a player who doubled them."
+        elif self.contract.data in POSITIVE and declarer not in (
+            players[doubler],
+            players[doubled],
+        ):
+            reason = "In a positive contract only the declarer may be doubled."
+        return {"code": code, "on": code in (self.doubles.data or []), "reason": reason}
+
+    def field_at(self, path: str) -> Field | None:
+        """Map "taken.Bo" to Bo's count, "taken.order.2" to the third place, doubles to the grid."""
+        head, _, rest = path.partition(".")
+        if head in ("contract", "ace_of_hearts"):
+            return self[head]
+        if head.startswith("doubles"):
+            return self.doubles
+        if head != "taken" or not rest:
+            return None
+        key, _, place = rest.partition(".")
+        if key in PICKED:
+            return self[key]
+        if key == "order":
+            return self.order[int(place)] if place.isdigit() and int(place) < 4 else self.order[0]
+        for name, box in zip(self.table.players, self.counts, strict=True):
+            if name.casefold() == key.casefold():
+                return box
+        return None
+
+
+def pair_code(table: Table, doubler: str, doubled: str) -> str:
+    """Name a grid toggle by seats: "1>0" is the second player doubling the first."""
+    return f"{table.players.index(doubler)}>{table.players.index(doubled)}"
+
+
+class Barbu(Scorer):
+    """Barbu for four: each declares seven hands, one of each contract; highest total wins."""
+
+    id = "barbu"
+    name = "Barbu"
+    player_counts = (4,)
+    round_name = "Hand"
+    round_form = BarbuRoundForm
+    options = (
+        Option(
+            "first_declarer",
+            "First declarer",
+            default=lambda players, _chosen: players[0],
+            help="Who declares the first seven hands; then the next seat, round the table.",
+            player=True,
+        ),
+    )
+
+    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
+        """Check one hand's shape; whose turn it is is checked on replay."""
+        return read_hand(table, data)
+
+    def contract_name(self, contract: str) -> str:
+        """Name a contract as the sheet shows it."""
+        return CONTRACTS[contract]
+
+    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+        """Score the hands, checking each against the declarer's turn, and end after 28."""
+        replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
+        for index, hand in enumerate(rounds):
+            if index >= HANDS:
+                raise RoundImpossible(index + 1, Refusal("A match of Barbu has 28 hands."))
+            turn = Turn(table, rounds[:index])
+            try:
+                turn.check(hand)
+            except Refusal as refusal:
+                raise RoundImpossible(index + 1, refusal) from None
+            raw, explanation = raw_scores(table, hand)
+            net, settled = settle(table, raw, hand["doubles"])
+            for name in table.players:
+                replay.totals[name] += net[name]
+            extra = {"raw": raw, "declarer": turn.declarer, "hand_in_block": turn.hand_in_block}
+            result = RoundResult(net, [*explanation, *settled], dict(replay.totals), extra)
+            if index + 1 == HANDS:
+                finish(replay, result.explanation)
+            replay.rounds.append(result)
+        if len(rounds) < HANDS:
+            replay.state = Turn(table, rounds).state()
+        return replay
+
+
+def finish(replay: Replay, explanation: list[str]) -> None:
+    """End the match after the 28th hand: the highest total wins, a shared first is named."""
+    assert sum(replay.totals.values()) == 0, "a full match of Barbu adds up to 0"
+    best = max(replay.totals.values())
+    leaders = [name for name, total in replay.totals.items() if total == best]
+    if len(leaders) > 1:
+        replay.finish(None)
+        replay.state["shared_first"] = leaders
+        explanation.append(f"28 hands played: {explain.names(leaders)} share first place, {best}.")
+        return
+    replay.finish(leaders[0])
+    explanation.append(f"28 hands played: {leaders[0]} wins with {best}.")
