@@ -199,3 +199,35 @@ def test_the_card_counter_fills_a_teams_points(page: Page, server: str):
     expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("118")
     page.get_by_role("button", name="9♥").tap()
     expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("20")
+
+
+def test_a_barbu_hand_with_a_redouble(page: Page, server: str):
+    page.goto(server)
+    page.locator(".games").get_by_role("link", name="Barbu").tap()
+    for seat, name in enumerate(("Ana", "Bo", "Cy", "Di"), start=1):
+        page.get_by_role("textbox", name=f"Player {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the match").tap()
+    expect(page.get_by_text("Ana declares · hand 1 of 7")).to_be_visible()
+    no_sideways_scroll(page)
+
+    page.locator("#contract").get_by_text("No hearts").tap()
+    expect(page.get_by_text("Who took the A♥?")).to_be_visible()
+    expect(page.get_by_text("Who took the K♥?")).to_be_hidden()
+    page.get_by_role("button", name="One more for Ana").tap()
+    page.get_by_role("button", name="One more for Ana").tap()
+    page.locator("input.count").nth(1).fill("5")
+    page.locator("input.count").nth(3).fill("6")
+    expect(page.locator(".count-sum")).to_have_text("Sum: 13 of 13")
+    page.locator("#ace_of_hearts").get_by_text("Bo").tap()
+
+    ana_redoubles_bo = page.locator("input[name='doubles'][value='0>1']")
+    expect(ana_redoubles_bo).to_be_disabled()
+    for code in ("1>0", "1>2", "2>1", "2>0", "3>0"):
+        page.locator(f"input[name='doubles'][value='{code}']").tap()
+    expect(ana_redoubles_bo).to_be_enabled()
+    ana_redoubles_bo.tap()
+    no_sideways_scroll(page)
+    page.get_by_role("button", name="Record hand 1").tap()
+    expect_totals(page, "20", "-62", "32", "-20")
+    expect(page.locator("#round-1")).to_contain_text("Ana–Bo redoubled")
+    expect(page.get_by_text("Ana declares · hand 2 of 7")).to_be_visible()

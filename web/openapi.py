@@ -98,6 +98,35 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
+    "BarbuHand": {
+        "type": "object",
+        "required": ["contract", "taken"],
+        "properties": {
+            "declarer": {"type": "string", "description": "Optional: known from the rotation."},
+            "contract": {
+                "type": "string",
+                "enum": [
+                    "no_tricks",
+                    "no_queens",
+                    "no_hearts",
+                    "no_last_two",
+                    "barbu",
+                    "trumps",
+                    "dominoes",
+                ],
+            },
+            "taken": {
+                "type": "object",
+                "description": "Counts per player, or second_last/last, king_of_hearts, order.",
+            },
+            "ace_of_hearts": {"type": "string", "description": "no_hearts: who took the A♥."},
+            "doubles": {
+                "type": "array",
+                "description": "[doubler, doubled] pairs; both directions = redoubled.",
+                "items": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
     "Round": {
         "type": "object",
         "required": ["n", "input", "scores", "explanation", "totals"],
@@ -109,6 +138,10 @@ SCHEMAS: dict[str, Any] = {
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "result": {"type": "string", "description": "Belote: made, fall, litige or capot."},
             "reserve": {"type": "integer", "description": "Belote: points held after the deal."},
+            "raw": {
+                "type": "object",
+                "description": "Barbu: the contract's scores before doubles.",
+            },
             "entered_at": {"type": "string", "format": "date-time"},
             "corrected_at": {"type": ["string", "null"], "format": "date-time"},
         },
@@ -164,7 +197,7 @@ SCHEMAS: dict[str, Any] = {
 
 def document() -> dict[str, Any]:
     """Return the whole OpenAPI document."""
-    round_body = body({"oneOf": [ref("RamiRound"), ref("BeloteDeal")]})
+    round_body = body({"oneOf": [ref("RamiRound"), ref("BeloteDeal"), ref("BarbuHand")]})
     filters = [
         {"name": name, "in": "query", "required": False, "schema": schema}
         for name, schema in (
