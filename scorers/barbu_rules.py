@@ -95,6 +95,10 @@ def read_taken(table: Table, contract: str, data: Mapping[str, Any]) -> dict[str
         return read
     if not isinstance(taken, dict):
         raise Refusal.at("taken", f"Say who took what in {CONTRACTS[contract]}.")
+    expected = {"no_last_two": {"second_last", "last"}, "barbu": {"king_of_hearts"}}
+    unknown = sorted(set(taken) - expected.get(contract, {"order"}))
+    if unknown:
+        raise Refusal.at(f"taken.{unknown[0]}", f"{CONTRACTS[contract]} counts no {unknown[0]!r}.")
     if contract == "no_last_two":
         problems = Problems()
         read = {}
