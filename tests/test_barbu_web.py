@@ -854,7 +854,9 @@ def test_new_barbu_match_page_shows_four_names_and_the_first_declarer(client: Fl
         "Player 3",
         "Player 4",
     ]
-    labels = [doc.find("label", for_=node.attrs["id"]).text() for node in radios]
+    group = doc.find("fieldset", id="option_first_declarer")
+    assert group.find("legend").text() == "First declarer"
+    labels = [label.text() for label in group.find_all("label")]
     assert labels == ["Player 1", "Player 2", "Player 3", "Player 4"]
     assert values(doc)["option_first_declarer"] == "Player 1"
     assert "First declarer" in doc.find("fieldset", "options").text()
