@@ -261,7 +261,15 @@ class Barbu(Scorer):
             net, settled = settle(table, raw, hand["doubles"])
             for name in table.players:
                 replay.totals[name] += net[name]
-            extra = {"raw": raw, "declarer": turn.declarer, "hand_in_block": turn.hand_in_block}
+            extra = {
+                "raw": raw,
+                "declarer": turn.declarer,
+                "hand_in_block": turn.hand_in_block,
+                "doubles_of_declarer": {
+                    name: count + ([name, turn.declarer] in hand["doubles"])
+                    for name, count in turn.doubles.items()
+                },
+            }
             result = RoundResult(net, [*explanation, *settled], dict(replay.totals), extra)
             if index + 1 == HANDS:
                 finish(replay, result.explanation)

@@ -1238,3 +1238,9 @@ def test_edit_page_correction_rescores_later_hands(client: FlaskClient, three_ha
     assert [h["contract"] for h in sheet["hands"]] == ["Barbu", "No queens", "No tricks"]
     assert sheet["totals"] == counts(-14, -12, -12, -32)
     assert api_match(client, match_id)["rounds"][0]["input"] == BARBU
+
+
+def test_sheet_counts_each_players_doubles_of_the_declarer(client: FlaskClient, after_d1: dict):
+    doc = parse(client.get(f"/matches/{after_d1['id']}"))
+    [row] = doc.find_all("tr", "block-end")
+    assert row.text() == "Doubles of Ana so far: Bo 1 · Cy 1 · Di 1"
