@@ -85,6 +85,14 @@ class Table:
         """Return the team a seated player plays for."""
         return next(team for team, members in (self.teams or {}).items() if player in members)
 
+    def team(self, name: Any, path: str) -> str:
+        """Return a team's name as written at creation, matched case-insensitively."""
+        if isinstance(name, str):
+            for team in self.teams or {}:
+                if team.casefold() == name.strip().casefold():
+                    return team
+        raise Refusal.at(path, f"Name a team: {explain.names(list(self.teams or {}))}.")
+
     def player(self, name: Any, path: str) -> str:
         """Return the seated player's name as written at creation, matched case-insensitively."""
         if isinstance(name, str):
@@ -145,6 +153,10 @@ class Scorer(ABC):
     """What the table calls one scored round: a round, a deal, a hand."""
     tie_message = "Tie for the lead: extra round."
     """What the banner says while a tie at the end calls for another round."""
+    layout_option: str | None = None
+    """The option that changes who sits where (Gaigel's mode): its choices start apart."""
+    layout_names: Mapping[str, str] = {}
+    """How the new-match page names each choice of the layout option."""
     team_names: tuple[str, ...] = ()
     """The names a new match's teams are given until the table types its own."""
     options: tuple[Option, ...] = ()
@@ -156,19 +168,28 @@ class Scorer(ABC):
         problems = Problems()
         players: tuple[str, ...] = ()
         teams = None
-        with problems.collect():
-            if self.teams:
-                players, teams = read_teams(data.get("teams"), self.player_counts, self.name)
-            else:
-                players = read_players(data.get("players"), self.player_counts, self.name)
         options = data.get("options") or {}
         if not isinstance(options, dict):
             problems.add("options", "Options must be an object: option name → value.")
-        else:
-            with problems.collect():
-                options = self.resolve_options(options, players or seats(self.player_counts[0]))
+            options = {}
+        counts = self.counts_for(options)
+        with problems.collect():
+            if self.plays_in_teams(options):
+                players, teams = read_teams(data.get("teams"), counts, self.name)
+            else:
+                players = read_players(data.get("players"), counts, self.name)
+        with problems.collect():
+            options = self.resolve_options(options, players or seats(counts[0]))
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
+
+    def plays_in_teams(self, options: Mapping[str, Any]) -> bool:
+        """Say whether a match with these options seats teams (some games have a mode for it)."""
+        return self.teams
+
+    def counts_for(self, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """Return how many may play a match with these options."""
+        return self.player_counts
 
     def resolve_options(self, given: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
         """Return every option's value in force, refusing unknown or impossible ones."""

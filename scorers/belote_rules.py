@@ -89,15 +89,9 @@ def contract_name(contract: Any) -> str:
 # --- reading a deal ---------------------------------------------------------------------------
 
 
-def read_team(table: Table, given: Any, path: str, allow_none: bool = False) -> str | None:
-    """Return a team's name as written at creation, or None where no team is allowed."""
-    if given is None and allow_none:
-        return None
-    if isinstance(given, str):
-        for team in table.teams or {}:
-            if team.casefold() == given.strip().casefold():
-                return team
-    raise Refusal.at(path, f"Name a team: {explain.names(list(table.teams or {}))}.")
+def read_team(table: Table, given: Any, path: str) -> str | None:
+    """Return a team named in a deal, or None where the deal names no team."""
+    return None if given is None else table.team(given, path)
 
 
 def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, Any]:
@@ -110,7 +104,7 @@ def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, A
     read: dict[str, Any] = {}
     for team, value in given.items():
         with problems.collect():
-            name = read_team(table, team, f"{path}.{team}")
+            name = table.team(team, f"{path}.{team}")
             if name in read:
                 raise Refusal.at(f"{path}.{team}", f"{name} is given twice.")
             if isinstance(value, bool) or not isinstance(value, int):
@@ -207,7 +201,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     deal["trump"] = trump
     for name in ("capot", "belote"):
         with problems.collect():
-            deal[name] = read_team(table, data.get(name), name, allow_none=True)
+            deal[name] = read_team(table, data.get(name), name)
     with problems.collect():
         deal["announcements"] = read_announcements(table, data.get("announcements"))
     with problems.collect():
@@ -234,8 +228,8 @@ def read_last_trick(table: Table, given: Any, capot: str | None) -> str:
     if capot is None:
         if given is None:
             raise Refusal.at("last_trick", "Say which team took the last trick.")
-        return read_team(table, given, "last_trick")
-    if given is not None and read_team(table, given, "last_trick") != capot:
+        return table.team(given, "last_trick")
+    if given is not None and table.team(given, "last_trick") != capot:
         raise Refusal.at("last_trick", f"{capot} made a capot, so it took the last trick.")
     return capot
 

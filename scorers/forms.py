@@ -112,6 +112,13 @@ class MatchForm(RefusalOnFields):
     """Start a match: the names around the table (each alone, or in two teams) and the options."""
 
     scorer: Scorer
+    preset: dict[str, str]
+    """Options fixed by the layout the table chose (Gaigel for three), shown as a choice of page."""
+    in_teams: bool
+
+    def shown_options(self) -> list[Option]:
+        """Return the options the form asks about: all but those its layout fixes."""
+        return [option for option in self.scorer.options if option.name not in self.preset]
 
     def field_at(self, path: str) -> Field | None:
         """Map "players.2" to the third name typed, "teams.Eux.0" to Eux's first player."""
@@ -165,7 +172,7 @@ class MatchForm(RefusalOnFields):
     def to_input(self) -> dict[str, Any]:
         """Return the match in the API's shape."""
         data: dict[str, Any] = {"game": self.scorer.id}
-        if not self.scorer.teams:
+        if not self.in_teams:
             data["players"] = seating = self.names_in(self.players)
         else:
             names = [name.data.strip() for name, _ in self.team_boxes()]
@@ -179,8 +186,8 @@ class MatchForm(RefusalOnFields):
 
     def chosen_options(self, seating: list[str]) -> dict[str, Any]:
         """Return the options set; empty boxes and unticked derived switches keep defaults."""
-        chosen = {}
-        for option in self.scorer.options:
+        chosen = dict(self.preset)
+        for option in self.shown_options():
             value = self[f"option_{option.name}"].data
             if value is None or (option.is_flag and callable(option.default) and not value):
                 continue
@@ -191,11 +198,13 @@ class MatchForm(RefusalOnFields):
         return chosen
 
 
-def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
-    """Build the start-a-match form for one game."""
-    most = scorer.player_counts[-1]
-    fields: dict[str, Any] = {"scorer": scorer}
-    if scorer.teams:
+def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) -> MatchForm:
+    """Build the start-a-match form for one game, in one of its seating layouts if it has some."""
+    preset = {scorer.layout_option: layout} if scorer.layout_option and layout else {}
+    in_teams = scorer.plays_in_teams(preset)
+    most = scorer.counts_for(preset)[-1]
+    fields: dict[str, Any] = {"scorer": scorer, "preset": preset, "in_teams": in_teams}
+    if in_teams:
         for i, name in enumerate(scorer.team_names):
             fields[f"team_{i}"] = StringField(f"Team {i + 1}", default=name)
             fields[f"team_{i}_players"] = FieldList(StringField("Name"), min_entries=most // 2)
@@ -204,6 +213,7 @@ def match_form(scorer: Scorer, formdata: Any = None) -> MatchForm:
     chairs = seats(most)
     defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:
-        fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
+        if option.name not in preset:
+            fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

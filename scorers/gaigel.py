@@ -1,0 +1,334 @@
+"""Gaigel: the scorer (the stroke slate for two teams, the tournament for three) and its forms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wtforms import BooleanField, FormField, IntegerField, RadioField, SelectChoice
+from wtforms import Form as PlainForm
+from wtforms.fields import Field
+from wtforms.validators import Optional
+
+from . import explain
+from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
+from .forms import RoundForm, SeatList
+from .gaigel_rules import (
+    DEALS_PER_SESSION,
+    OUTCOMES,
+    SESSIONS,
+    VARIANTS,
+    game_points,
+    read_deal,
+    read_three,
+)
+
+GIVING, ERASING = "giving", "erasing"
+
+
+@dataclass
+class Slate:
+    """The slate as the players draw it: strokes given in phase 1, crossed out in phase 2."""
+
+    pool: int
+    teams: Sequence[str]
+    given: int = 0
+    held: dict[str, int] = field(default_factory=dict)
+    marks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.held = dict.fromkeys(self.teams, 0)
+        self.marks = {team: [] for team in self.teams}
+
+    @property
+    def phase(self) -> str:
+        """Say whether strokes are still being given, or already erased."""
+        return GIVING if self.given < self.pool else ERASING
+
+    def give(self, loser: str, strokes: int) -> list[str]:
+        """Give the losers their strokes, never more than are left to give."""
+        left = self.pool - self.given
+        taken = min(strokes, left)
+        self.given += taken
+        self.held[loser] += taken
+        self.marks[loser].append({"kind": "V" if taken == 2 else "I", "units": taken, "crossed": 0})
+        sentence = f"{loser} takes {taken} stroke{'s' if taken > 1 else ''}"
+        if taken < strokes:
+            sentence += f" (only {left} was left to give)"
+        sentences = [f"{sentence}: {self.given} of {self.pool} given."]
+        if self.phase == ERASING:
+            sentences.append("Every stroke is given: from now on the winners erase their own.")
+        return sentences
+
+    def erase(self, winner: str, strokes: int) -> list[str]:
+        """Cross out the winners' strokes; erasing past zero is lost."""
+        erased = min(strokes, self.held[winner])
+        self.held[winner] -= erased
+        left = erased
+        for mark in self.marks[winner]:
+            crossing = min(left, mark["units"] - mark["crossed"])
+            mark["crossed"] += crossing
+            left -= crossing
+        sentence = f"{winner} erases {erased} (now {self.held[winner]})"
+        if erased < strokes:
+            sentence += f"; the other {strokes - erased} is lost"
+        return [f"{sentence}."]
+
+    def state(self) -> dict[str, Any]:
+        """Describe the slate for the API and the board picture."""
+        return {
+            "phase": self.phase,
+            "given": self.given,
+            "pool": self.pool - self.given,
+            "board": {team: [dict(mark) for mark in marks] for team, marks in self.marks.items()},
+        }
+
+
+def settle_slate(slate: Slate, replay: Replay, explanation: list[str], ended_giving: bool) -> None:
+    """End the match: a team with no strokes when giving ends, or the first to erase them all."""
+    if ended_giving:
+        clean = [team for team, held in slate.held.items() if held == 0]
+        if clean:
+            replay.finish(clean[0])
+            explanation.append(f"{clean[0]} took no stroke at all: it wins as the giving ends.")
+        return
+    if slate.phase == ERASING:
+        clear = [team for team, held in slate.held.items() if held == 0]
+        if clear:
+            replay.finish(clear[0])
+            explanation.append(f"{clear[0]} has erased every stroke: it wins the match.")
+
+
+class TeamDealForm(RoundForm):
+    """One team deal: who won and how, and optionally the evidence to check the Aus."""
+
+    winner = RadioField("Which team won?", validate_choice=False)
+    outcome = RadioField("How?", validate_choice=False)
+    points = IntegerField(
+        "Card points of the team that called Aus",
+        validators=[Optional()],
+        render_kw={"inputmode": "numeric"},
+    )
+    marriages_20 = IntegerField(
+        "Marriages of 20", validators=[Optional()], render_kw={"inputmode": "numeric"}
+    )
+    marriages_40 = IntegerField(
+        "Marriages of 40 (trumps)", validators=[Optional()], render_kw={"inputmode": "numeric"}
+    )
+    loser_tricks = IntegerField(
+        "Tricks the other team took", validators=[Optional()], render_kw={"inputmode": "numeric"}
+    )
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
+        self.winner.choices = list(table.teams or {})
+        enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
+        self.outcome.choices = [SelectChoice(o, OUTCOMES[o][0]) for o in enabled]
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Show a stored deal again, for correcting it."""
+        data = {"winner": entered["winner"], "outcome": entered["outcome"]}
+        evidence = entered.get("evidence")
+        if evidence:
+            data |= {
+                "points": evidence["points"],
+                "marriages_20": evidence["marriages"].count(20),
+                "marriages_40": evidence["marriages"].count(40),
+                "loser_tricks": evidence.get("loser_tricks"),
+            }
+        return data
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the deal in the API's shape; evidence only when card points were typed."""
+        deal: dict[str, Any] = {"winner": self.winner.data, "outcome": self.outcome.data or None}
+        if self.points.data is not None:
+            marriages = [40] * (self.marriages_40.data or 0) + [20] * (self.marriages_20.data or 0)
+            deal["evidence"] = {"points": self.points.data, "marriages": marriages}
+            if self.loser_tricks.data is not None:
+                deal["evidence"]["loser_tricks"] = self.loser_tricks.data
+        return deal
+
+    def field_at(self, path: str) -> Field | None:
+        """Map the evidence's paths to its boxes."""
+        head, _, rest = path.partition(".")
+        if head in ("winner", "outcome"):
+            return self[head]
+        if head == "evidence":
+            return {"points": self.points, "loser_tricks": self.loser_tricks}.get(
+                rest, self.marriages_20
+            )
+        return None
+
+
+class PlayerDealForm(PlainForm):
+    """One player's line in a three-player deal."""
+
+    card_points = IntegerField(
+        "Card points", validators=[Optional()], render_kw={"inputmode": "numeric"}
+    )
+    took_trick = BooleanField("Took a trick", default=True)
+    cut = IntegerField("Cut place", validators=[Optional()], render_kw={"inputmode": "numeric"})
+
+
+class ThreeDealForm(RoundForm):
+    """One three-player deal: each player's card points, trick, and place in a cut."""
+
+    players = SeatList(FormField(PlayerDealForm), max_entries=3)
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
+        self.players.fit(len(table.players))
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Show a stored deal again, for correcting it."""
+        cut = entered["cut_order"]
+        return {
+            "players": [
+                {
+                    "card_points": entered["card_points"][name],
+                    "took_trick": entered["took_trick"][name],
+                    "cut": cut.index(name) + 1 if name in cut else None,
+                }
+                for name in table.players
+            ]
+        }
+
+    def seats(self) -> list[tuple[str, FormField]]:
+        """Pair each player with their line."""
+        return list(zip(self.table.players, self.players, strict=True))
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the deal in the API's shape; the cut lists those given a cut place."""
+        seats = self.seats()
+        cut = sorted((e.cut.data, name) for name, e in seats if e.cut.data is not None)
+        return {
+            "card_points": {name: e.card_points.data for name, e in seats},
+            "took_trick": {name: e.took_trick.data for name, e in seats},
+            "cut_order": [name for _, name in cut],
+        }
+
+    def field_at(self, path: str) -> Field | None:
+        """Map "card_points.Ana" to Ana's box, and the cut to the first cut box."""
+        head, _, name = path.partition(".")
+        part = {"card_points": "card_points", "took_trick": "took_trick"}.get(head, "cut")
+        for player, entry in self.seats():
+            if not name or player.casefold() == name.casefold():
+                return entry[part]
+        return None
+
+
+class Gaigel(Scorer):
+    """Gaigel: two teams give and erase strokes; or three players share 9 points a deal."""
+
+    id = "gaigel"
+    name = "Gaigel"
+    player_counts = (3, 4, 6)
+    teams = True
+    team_names = ("Oben", "Unten")
+    round_name = "Deal"
+    layout_option = "mode"
+    layout_names = {"teams": "Two teams (4 or 6)", "three": "Three players"}
+    options = (
+        Option(
+            "mode",
+            "Mode",
+            default="teams",
+            choices=("teams", "three"),
+            help="Two teams on a slate, or three players in the tournament scoring.",
+        ),
+        Option(
+            "strokes",
+            "Strokes",
+            default=10,
+            help="How many strokes the slate gives out before they are erased.",
+            minimum=1,
+            maximum=40,
+        ),
+        Option("five_sevens", "Five sevens win", default=False, help="Five 7s win a single."),
+        Option("auf_farbe", "Auf Farbe wins", default=False, help="Five of a suit win a single."),
+    )
+
+    def plays_in_teams(self, options: Mapping[str, Any]) -> bool:
+        """Seat teams, unless three play each for themselves."""
+        return options.get("mode") != "three"
+
+    def counts_for(self, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """Return 4 or 6 for teams, 3 for the three-player mode."""
+        return (3,) if options.get("mode") == "three" else (4, 6)
+
+    def round_form(self, table: Table, *args: Any, **kwargs: Any) -> RoundForm:
+        """Build the deal form of the match's mode."""
+        form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
+        return form(table, *args, **kwargs)
+
+    def outcome_name(self, outcome: str) -> str:
+        """Name an outcome as the table says it."""
+        return OUTCOMES[outcome][0]
+
+    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
+        """Check one deal of the match's mode."""
+        return (
+            read_three(table, data) if table.options["mode"] == "three" else read_deal(table, data)
+        )
+
+    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+        """Replay the slate, or the three-player tournament."""
+        if table.options["mode"] == "three":
+            return replay_three(table, rounds)
+        return replay_slate(table, rounds)
+
+
+def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    """Give strokes to the losers, then erase the winners' strokes, until a team is clear."""
+    teams = list(table.teams or {})
+    slate = Slate(table.options["strokes"], teams)
+    replay = Replay(rounds=[], totals=dict(slate.held))
+    for deal in rounds:
+        winner, outcome = deal["winner"], deal["outcome"]
+        loser = next(team for team in teams if team != winner)
+        name, strokes = OUTCOMES[outcome]
+        before = dict(slate.held)
+        explanation = [f"{winner} wins {name}: {'a double' if strokes == 2 else 'a single'}."]
+        was_giving = slate.phase == GIVING
+        if was_giving:
+            explanation += slate.give(loser, strokes)
+        else:
+            explanation += slate.erase(winner, strokes)
+        if replay.status != FINISHED:
+            settle_slate(slate, replay, explanation, was_giving and slate.phase == ERASING)
+        scores = {team: slate.held[team] - before[team] for team in teams}
+        replay.rounds.append(RoundResult(scores, explanation, dict(slate.held)))
+    replay.totals = dict(slate.held)
+    replay.state = slate.state()
+    return replay
+
+
+def replay_three(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    """Share 9 game points a deal; after three sessions of ten deals, most points wins."""
+    replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
+    last = DEALS_PER_SESSION * SESSIONS
+    for index, deal in enumerate(rounds):
+        scores, explanation = game_points(table, deal)
+        for name, score in scores.items():
+            replay.totals[name] += score
+        if index + 1 == last and replay.status != FINISHED:
+            best = max(replay.totals.values())
+            leaders = [name for name, total in replay.totals.items() if total == best]
+            replay.finish(leaders[0] if len(leaders) == 1 else None)
+            if len(leaders) > 1:
+                replay.state["shared_first"] = leaders
+            explanation.append(
+                f"Three sessions played: {explain.names(leaders)} "
+                + ("wins" if len(leaders) == 1 else "share first place")
+                + f" with {best}."
+            )
+        replay.rounds.append(RoundResult(scores, explanation, dict(replay.totals)))
+    played = len(rounds)
+    replay.state |= {
+        "session": min(played // DEALS_PER_SESSION + 1, SESSIONS),
+        "deal_in_session": played % DEALS_PER_SESSION + 1 if played < last else DEALS_PER_SESSION,
+    }
+    return replay

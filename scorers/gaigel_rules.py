@@ -1,0 +1,229 @@
+"""Gaigel scoring (RULES.md §4): outcomes, the Aus checker, strokes given then erased, and the
+three-player tournament deal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import explain
+from .base import Table
+from .refusal import Problems, Refusal
+
+PACK_POINTS = 240
+AUS = 101
+CARDS = 48
+MARRIAGES = {40: 2, 20: 6}
+"""Marriage values and how many a double pack holds: two in trumps, six in the other suits."""
+
+OUTCOMES = {
+    "aus": ("Aus", 1),
+    "gaigel": ("Gaigel", 2),
+    "untergaigeln": ("Untergaigeln", 2),
+    "uebergaigeln": ("Übergaigeln", 2),
+    "five_sevens": ("Five sevens", 1),
+    "auf_farbe": ("Auf Farbe", 1),
+}
+"""Each outcome's name at the table and the strokes it is worth (single 1, double 2)."""
+VARIANTS = ("five_sevens", "auf_farbe")
+"""Outcomes that count only when the match's option of the same name is on."""
+CALLER_LOSES = ("untergaigeln", "uebergaigeln")
+"""Outcomes won by the team that did not call (or did not call in time)."""
+
+GAME_POINTS = (5, 3, 1)
+DEALS_PER_SESSION = 10
+SESSIONS = 3
+
+
+def read_evidence(table: Table, given: Any) -> dict[str, Any]:
+    """Check the Aus checker's evidence: card points, marriages announced, the losers' tricks."""
+    if not isinstance(given, dict):
+        raise Refusal.at("evidence", "Evidence is an object: points, marriages, loser_tricks.")
+    tricks = CARDS // len(table.players)
+    problems = Problems()
+    evidence: dict[str, Any] = {}
+    for key, top in (("points", PACK_POINTS), ("loser_tricks", tricks), ("caller_tricks", tricks)):
+        value = given.get(key)
+        if value is None and key != "points":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            problems.add(f"evidence.{key}", f"{key.replace('_', ' ').capitalize()} is 0 to {top}.")
+        else:
+            evidence[key] = value
+    marriages = given.get("marriages", [])
+    if not isinstance(marriages, list) or any(m not in MARRIAGES for m in marriages):
+        problems.add("evidence.marriages", "Marriages are a list of 20s and 40s (40 in trumps).")
+    else:
+        for value, most in MARRIAGES.items():
+            if marriages.count(value) > most:
+                problems.add(
+                    "evidence.marriages",
+                    f"The pack holds only {most} marriages of {value}; "
+                    f"{marriages.count(value)} were given.",
+                )
+        evidence["marriages"] = sorted(marriages, reverse=True)
+    for unknown in sorted(set(given) - {"points", "marriages", "loser_tricks", "caller_tricks"}):
+        problems.add(f"evidence.{unknown}", f"Evidence has no {unknown!r}.")
+    problems.raise_any()
+    return evidence
+
+
+def counted(evidence: Mapping[str, Any]) -> tuple[int, str]:
+    """Return what the calling team counts toward 101, and how: marriages need a trick."""
+    points = evidence["points"]
+    has_trick = evidence.get("caller_tricks", 1 if points else 0) > 0
+    marriages = evidence.get("marriages", [])
+    if not marriages:
+        return points, f"{points} in cards"
+    if not has_trick:
+        return points, f"{points} in cards (the marriages count only once the team has a trick)"
+    total = points + sum(marriages)
+    return total, f"{explain.addition([points, *marriages])} with marriages"
+
+
+def judge(table: Table, caller: str, evidence: Mapping[str, Any]) -> tuple[str, str, str]:
+    """Derive the outcome from the evidence: the winner, the outcome, and the reason."""
+    total, how = counted(evidence)
+    other = next(team for team in table.teams or {} if team != caller)
+    if total < AUS:
+        return other, "untergaigeln", f"{caller} called Aus with {how}: under {AUS}."
+    if evidence.get("loser_tricks", 1) == 0:
+        return caller, "gaigel", f"{caller} has {how}, and {other} took no trick."
+    return caller, "aus", f"{caller} has {how}, and {other} took a trick."
+
+
+def read_deal(table: Table, data: Any) -> dict[str, Any]:
+    """Check one team deal: who won and how, with the evidence if the table gave it."""
+    if not isinstance(data, dict):
+        raise Refusal("A deal is an object with winner and outcome.")
+    problems = Problems()
+    winner = None
+    with problems.collect():
+        winner = table.team(data.get("winner"), "winner")
+    outcome = data.get("outcome")
+    enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
+    if outcome is None and "evidence" not in data:
+        problems.add("outcome", "Say how the deal was won: " + explain.names(enabled, "or") + ".")
+    elif outcome is not None and outcome not in enabled:
+        why = "is not played in this match" if outcome in VARIANTS else "is not an outcome"
+        problems.add("outcome", f"{outcome!r} {why}; choose {explain.names(enabled, 'or')}.")
+    for unknown in sorted(set(data) - {"winner", "outcome", "evidence"}):
+        problems.add(unknown, f"A deal has winner, outcome and evidence, not {unknown!r}.")
+    problems.raise_any()
+    deal = {"winner": winner, "outcome": outcome}
+    if "evidence" in data:
+        deal = check_call(table, deal, read_evidence(table, data["evidence"]))
+    return deal
+
+
+def check_call(table: Table, deal: dict[str, Any], evidence: dict[str, Any]) -> dict[str, Any]:
+    """Check a claimed outcome against the evidence, or derive it when none was claimed."""
+    winner, outcome = deal["winner"], deal["outcome"]
+    other = next(team for team in table.teams or {} if team != winner)
+    if outcome in VARIANTS:
+        raise Refusal.at("evidence", f"The evidence checks an Aus, not {OUTCOMES[outcome][0]}.")
+    if outcome == "uebergaigeln":
+        total, how = counted(evidence)
+        if total < AUS:
+            raise Refusal.at(
+                "outcome", f"{other} had {how}: under {AUS}, nobody can be caught playing on."
+            )
+        return {**deal, "evidence": evidence}
+    caller = other if outcome == "untergaigeln" else winner
+    judged_winner, judged, reason = judge(table, caller, evidence)
+    if outcome is not None and (judged, judged_winner) != (outcome, winner):
+        raise Refusal.at(
+            "outcome",
+            f"The evidence says {OUTCOMES[judged][0]} for {judged_winner}, not "
+            f"{OUTCOMES[outcome][0]} for {winner}: {reason}",
+        )
+    return {"winner": judged_winner, "outcome": judged, "evidence": evidence}
+
+
+def read_three(table: Table, data: Any) -> dict[str, Any]:
+    """Check a three-player deal: card points, who took a trick, and the cut for ties."""
+    if not isinstance(data, dict):
+        raise Refusal("A deal is an object with card_points, took_trick and cut_order.")
+    problems = Problems()
+    points = read_each(table, data.get("card_points"), "card_points", problems)
+    took = read_each(table, data.get("took_trick", {}), "took_trick", problems, flags=True)
+    problems.raise_any()
+    took = {name: took.get(name, points[name] > 0) for name in table.players}
+    for name in table.players:
+        if points[name] and not took[name]:
+            problems.add(f"took_trick.{name}", f"{name} has card points, so took a trick.")
+    if sum(points.values()) > PACK_POINTS:
+        problems.add("card_points", f"The card points add up to at most {PACK_POINTS}.")
+    if not any(took.values()):
+        problems.add("took_trick", "Somebody took the tricks.")
+    problems.raise_any()
+    cut = read_cut(table, data.get("cut_order") or [], points, took)
+    return {"card_points": points, "took_trick": took, "cut_order": cut}
+
+
+def read_each(
+    table: Table, given: Any, path: str, problems: Problems, flags: bool = False
+) -> dict[str, Any]:
+    """Check a value per player: card points for all three, or optional yes/no flags."""
+    if not isinstance(given, dict):
+        problems.add(path, f"{path} is an object: player name → value.")
+        return {}
+    read: dict[str, Any] = {}
+    for name, value in given.items():
+        with problems.collect():
+            player = table.player(name, f"{path}.{name}")
+            if flags and not isinstance(value, bool):
+                raise Refusal.at(f"{path}.{name}", "Say true or false.")
+            if not flags and (
+                isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 240
+            ):
+                raise Refusal.at(f"{path}.{name}", f"Card points are 0 to {PACK_POINTS}.")
+            read[player] = value
+    if not flags:
+        for name in table.players:
+            if name not in read:
+                problems.add(f"{path}.{name}", f"Give {name}'s card points.")
+    return read
+
+
+def read_cut(
+    table: Table, given: Any, points: Mapping[str, int], took: Mapping[str, bool]
+) -> list[str]:
+    """Check the cut: exactly the players tied on card points, best first."""
+    if not isinstance(given, list):
+        raise Refusal.at("cut_order", "The cut order is a list of names, best first.")
+    order = [table.player(name, f"cut_order.{i}") for i, name in enumerate(given)]
+    ranked = [name for name in table.players if took[name]]
+    tied = sorted(
+        {a for a in ranked for b in ranked if a != b and points[a] == points[b]},
+        key=table.players.index,
+    )
+    if sorted(order) != sorted(tied) or len(set(order)) != len(order):
+        if tied:
+            raise Refusal.at(
+                "cut_order",
+                f"{explain.names(tied)} tie on card points: give the order they cut, best first.",
+            )
+        raise Refusal.at("cut_order", "Nobody ties on card points, so there is nothing to cut.")
+    return order
+
+
+def game_points(table: Table, deal: Mapping[str, Any]) -> tuple[dict[str, int], list[str]]:
+    """Share a three-player deal's 9 game points: 5/3/1, 6/3 with a trickless player, 9 alone."""
+    points, took, cut = deal["card_points"], deal["took_trick"], deal["cut_order"]
+    ranked = sorted(
+        (name for name in table.players if took[name]),
+        key=lambda name: (-points[name], cut.index(name) if name in cut else 0),
+    )
+    shares = {1: (9,), 2: (6, 3), 3: GAME_POINTS}[len(ranked)]
+    scores = dict.fromkeys(table.players, 0)
+    for name, share in zip(ranked, shares, strict=True):
+        scores[name] = share
+    shown = ", ".join(f"{name} {points[name]} → {scores[name]}" for name in ranked)
+    sentences = [f"By card points: {shown}."]
+    trickless = [name for name in table.players if not took[name]]
+    if trickless:
+        sentences.append(f"{explain.names(trickless)} took no trick: 0.")
+    if cut:
+        sentences.append(f"{explain.names(cut)} tied and cut in that order.")
+    return scores, sentences
