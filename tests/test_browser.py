@@ -231,3 +231,43 @@ def test_a_barbu_hand_with_a_redouble(page: Page, server: str):
     expect_totals(page, "20", "-62", "32", "-20")
     expect(page.locator("#round-1")).to_contain_text("Ana–Bo redoubled")
     expect(page.get_by_text("Ana declares · hand 2 of 7")).to_be_visible()
+
+
+def record_gaigel_deal(page: Page, n: int, winner: str, outcome: str) -> None:
+    """Tap the winning team and the outcome, then record the deal."""
+    page.locator("#winner").get_by_text(winner, exact=True).tap()
+    page.locator("#outcome").get_by_text(outcome, exact=True).tap()
+    page.get_by_role("button", name=f"Record deal {n}").tap()
+    expect(page.get_by_role("status").first).to_have_text(f"Deal {n} recorded.")
+
+
+def test_gaigel_through_the_phase_change_to_a_winner_then_a_phase_1_correction(
+    page: Page, server: str
+):
+    page.goto(server)
+    page.locator(".games").get_by_role("link", name="Gaigel").tap()
+    for team, players in enumerate((("Ann", "Cat"), ("Ben", "Dan"))):
+        fieldset = page.locator("fieldset.names").nth(team)
+        for seat, name in enumerate(players, start=1):
+            fieldset.get_by_label(f"Player {seat}", exact=True).fill(name)
+    page.get_by_label("Strokes").fill("3")
+    page.get_by_role("button", name="Start the match").tap()
+    no_sideways_scroll(page)
+
+    record_gaigel_deal(page, 1, "Oben", "Aus")
+    record_gaigel_deal(page, 2, "Unten", "Aus")
+    record_gaigel_deal(page, 3, "Oben", "Aus")
+    expect(page.locator(".board figcaption")).to_contain_text("Phase 2, erasing")
+    record_gaigel_deal(page, 4, "Oben", "Aus")
+    expect(page.locator(".banner.winner")).to_have_text("Oben wins with 0!")
+    expect(page.locator(".board figcaption")).to_contain_text("Oben holds 0 strokes (I crossed)")
+    no_sideways_scroll(page)
+
+    page.get_by_role("link", name="Correct or remove deal 1").tap()
+    page.locator("#winner").get_by_text("Unten", exact=True).tap()
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".banner.winner")).to_have_count(0)
+    expect(page.locator("#round-1")).to_contain_text("Oben takes 1 stroke: 1 of 3 given.")
+    expect(page.locator("#round-4")).to_contain_text("Oben erases 1 (now 1).")
+    expect(page.locator(".board figcaption")).to_contain_text("Oben holds 1 stroke")
+    expect(page.get_by_role("heading", name="Deal 5")).to_be_visible()

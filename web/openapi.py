@@ -127,6 +127,40 @@ SCHEMAS: dict[str, Any] = {
             },
         },
     },
+    "GaigelDeal": {
+        "type": "object",
+        "description": "Teams mode; three-player deals give card_points, took_trick, cut_order.",
+        "properties": {
+            "winner": {
+                "type": "string",
+                "description": "The team that wins the deal; with evidence and no outcome, "
+                "the team that called Aus.",
+            },
+            "outcome": {
+                "type": "string",
+                "enum": [
+                    "aus",
+                    "gaigel",
+                    "untergaigeln",
+                    "uebergaigeln",
+                    "five_sevens",
+                    "auf_farbe",
+                ],
+            },
+            "evidence": {
+                "type": "object",
+                "properties": {
+                    "points": {"type": "integer", "minimum": 0, "maximum": 240},
+                    "marriages": {"type": "array", "items": {"type": "integer", "enum": [20, 40]}},
+                    "loser_tricks": {"type": "integer", "minimum": 0},
+                    "caller_tricks": {"type": "integer", "minimum": 0},
+                },
+            },
+            "card_points": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "took_trick": {"type": "object", "additionalProperties": {"type": "boolean"}},
+            "cut_order": {"type": "array", "items": {"type": "string"}},
+        },
+    },
     "Round": {
         "type": "object",
         "required": ["n", "input", "scores", "explanation", "totals"],
@@ -197,7 +231,9 @@ SCHEMAS: dict[str, Any] = {
 
 def document() -> dict[str, Any]:
     """Return the whole OpenAPI document."""
-    round_body = body({"oneOf": [ref("RamiRound"), ref("BeloteDeal"), ref("BarbuHand")]})
+    round_body = body(
+        {"oneOf": [ref("RamiRound"), ref("BeloteDeal"), ref("BarbuHand"), ref("GaigelDeal")]}
+    )
     filters = [
         {"name": name, "in": "query", "required": False, "schema": schema}
         for name, schema in (
