@@ -153,10 +153,8 @@ class Scorer(ABC):
     """What the table calls one scored round: a round, a deal, a hand."""
     tie_message = "Tie for the lead: extra round."
     """What the banner says while a tie at the end calls for another round."""
-    layout_option: str | None = None
-    """The option that changes who sits where (Gaigel's mode): its choices start apart."""
-    layout_names: Mapping[str, str] = {}
-    """How the new-match page names each choice of the layout option."""
+    layouts: Mapping[str, str] = {}
+    """Ways a new match can be seated (id → name on the page); the first is the usual one."""
     team_names: tuple[str, ...] = ()
     """The names a new match's teams are given until the table types its own."""
     options: tuple[Option, ...] = ()
@@ -172,9 +170,10 @@ class Scorer(ABC):
         if not isinstance(options, dict):
             problems.add("options", "Options must be an object: option name → value.")
             options = {}
-        counts = self.counts_for(options)
+        in_teams = self.plays_in_teams(options, data)
+        counts = self.counts_for(options, in_teams)
         with problems.collect():
-            if self.plays_in_teams(options):
+            if in_teams:
                 players, teams = read_teams(data.get("teams"), counts, self.name)
             else:
                 players = read_players(data.get("players"), counts, self.name)
@@ -183,13 +182,21 @@ class Scorer(ABC):
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
 
-    def plays_in_teams(self, options: Mapping[str, Any]) -> bool:
-        """Say whether a match with these options seats teams (some games have a mode for it)."""
+    def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Say whether a new match seats teams; some games may be played either way."""
         return self.teams
 
-    def counts_for(self, options: Mapping[str, Any]) -> tuple[int, ...]:
-        """Return how many may play a match with these options."""
+    def counts_for(self, options: Mapping[str, Any], in_teams: bool) -> tuple[int, ...]:
+        """Return how many may play a match seated this way with these options."""
         return self.player_counts
+
+    def layout_preset(self, layout: str | None) -> dict[str, Any]:
+        """Return the options a seating layout fixes (Gaigel for three plays mode three)."""
+        return {}
+
+    def layout_teams(self, layout: str | None) -> bool:
+        """Say whether a seating layout seats teams."""
+        return self.teams
 
     def resolve_options(self, given: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
         """Return every option's value in force, refusing unknown or impossible ones."""

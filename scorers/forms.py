@@ -68,8 +68,8 @@ class RoundForm(RefusalOnFields):
         state: dict | None = None,
     ):
         self.table = table
+        # The match's state before this round: whose turn it is, what is left to play.
         self.state = state or {}
-        """The match's state before this round (whose turn it is, what is left to play)."""
         data = self.data_from(table, entered) if entered else self.fresh_data(table, self.state)
         super().__init__(formdata, data=data)
 
@@ -112,9 +112,11 @@ class MatchForm(RefusalOnFields):
     """Start a match: the names around the table (each alone, or in two teams) and the options."""
 
     scorer: Scorer
+    layout: str | None
     preset: dict[str, str]
     """Options fixed by the layout the table chose (Gaigel for three), shown as a choice of page."""
     in_teams: bool
+    counts: tuple[int, ...]
 
     def shown_options(self) -> list[Option]:
         """Return the options the form asks about: all but those its layout fixes."""
@@ -200,10 +202,18 @@ class MatchForm(RefusalOnFields):
 
 def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) -> MatchForm:
     """Build the start-a-match form for one game, in one of its seating layouts if it has some."""
-    preset = {scorer.layout_option: layout} if scorer.layout_option and layout else {}
-    in_teams = scorer.plays_in_teams(preset)
-    most = scorer.counts_for(preset)[-1]
-    fields: dict[str, Any] = {"scorer": scorer, "preset": preset, "in_teams": in_teams}
+    layout = layout if layout in scorer.layouts else next(iter(scorer.layouts), None)
+    preset = scorer.layout_preset(layout)
+    in_teams = scorer.layout_teams(layout)
+    counts = scorer.counts_for(preset, in_teams)
+    most = counts[-1]
+    fields: dict[str, Any] = {
+        "scorer": scorer,
+        "layout": layout,
+        "preset": preset,
+        "in_teams": in_teams,
+        "counts": counts,
+    }
     if in_teams:
         for i, name in enumerate(scorer.team_names):
             fields[f"team_{i}"] = StringField(f"Team {i + 1}", default=name)

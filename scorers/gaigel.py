@@ -229,8 +229,7 @@ class Gaigel(Scorer):
     teams = True
     team_names = ("Oben", "Unten")
     round_name = "Deal"
-    layout_option = "mode"
-    layout_names = {"teams": "Two teams (4 or 6)", "three": "Three players"}
+    layouts = {"teams": "Two teams (4 or 6)", "three": "Three players"}
     options = (
         Option(
             "mode",
@@ -251,13 +250,21 @@ class Gaigel(Scorer):
         Option("auf_farbe", "Auf Farbe wins", default=False, help="Five of a suit win a single."),
     )
 
-    def plays_in_teams(self, options: Mapping[str, Any]) -> bool:
+    def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Seat teams, unless three play each for themselves."""
         return options.get("mode") != "three"
 
-    def counts_for(self, options: Mapping[str, Any]) -> tuple[int, ...]:
+    def counts_for(self, options: Mapping[str, Any], in_teams: bool) -> tuple[int, ...]:
         """Return 4 or 6 for teams, 3 for the three-player mode."""
         return (3,) if options.get("mode") == "three" else (4, 6)
+
+    def layout_preset(self, layout: str | None) -> dict[str, Any]:
+        """Fix the mode to the layout chosen: teams, or three players."""
+        return {"mode": layout} if layout in self.layouts else {}
+
+    def layout_teams(self, layout: str | None) -> bool:
+        """Seat teams unless the table chose three players."""
+        return layout != "three"
 
     def round_form(self, table: Table, *args: Any, **kwargs: Any) -> RoundForm:
         """Build the deal form of the match's mode."""

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 
 import matches
-from scorers import GAMES, Refusal, Scorer
+from scorers import GAMES, Refusal
 from scorers.forms import RefusalOnFields, match_form
 
 from . import get_db
@@ -50,7 +50,7 @@ def home() -> ResponseReturnValue:
 def new_match(game: str) -> ResponseReturnValue:
     """Name the players and choose the options, then start the match."""
     scorer = GAMES.get(game) or abort(404, f"Tablescore does not score {game!r}.")
-    layout = layout_of(scorer)
+    layout = request.args.get("layout")
     form = match_form(scorer, request.form if request.method == "POST" else None, layout)
     if request.method == "GET":
         return render_template("new_match.html", form=form, scorer=scorer)
@@ -58,15 +58,6 @@ def new_match(game: str) -> ResponseReturnValue:
     if started:
         return redirect(url_for(".match", match_id=started.id))
     return render_template("new_match.html", form=form, scorer=scorer), status
-
-
-def layout_of(scorer: Scorer) -> str | None:
-    """Return the seating layout asked for in the address (?mode=three), if the game has it."""
-    if scorer.layout_option is None:
-        return None
-    option = next(option for option in scorer.options if option.name == scorer.layout_option)
-    asked = request.args.get(option.name)
-    return asked if asked in option.choices else None
 
 
 @bp.get("/matches/<int:match_id>")
