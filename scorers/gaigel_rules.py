@@ -65,6 +65,11 @@ def read_evidence(table: Table, given: Any) -> dict[str, Any]:
     for unknown in sorted(set(given) - {"points", "marriages", "loser_tricks", "caller_tricks"}):
         problems.add(f"evidence.{unknown}", f"Evidence has no {unknown!r}.")
     problems.raise_any()
+    if evidence.get("caller_tricks") == 0 and evidence["points"]:
+        problems.add("evidence.caller_tricks", "A team with card points has taken a trick.")
+    if evidence.get("caller_tricks", 0) + evidence.get("loser_tricks", 0) > tricks:
+        problems.add("evidence.loser_tricks", f"A deal has {tricks} tricks in all.")
+    problems.raise_any()
     return evidence
 
 
@@ -102,7 +107,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
         winner = table.team(data.get("winner"), "winner")
     outcome = data.get("outcome")
     enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
-    if outcome is None and "evidence" not in data:
+    if outcome is None and data.get("evidence") is None:
         problems.add("outcome", "Say how the deal was won: " + explain.names(enabled, "or") + ".")
     elif outcome is not None and outcome not in enabled:
         why = "is not played in this match" if outcome in VARIANTS else "is not an outcome"
@@ -111,7 +116,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
         problems.add(unknown, f"A deal has winner, outcome and evidence, not {unknown!r}.")
     problems.raise_any()
     deal = {"winner": winner, "outcome": outcome}
-    if "evidence" in data:
+    if data.get("evidence") is not None:
         deal = check_call(table, deal, read_evidence(table, data["evidence"]))
     return deal
 
@@ -131,6 +136,8 @@ def check_call(table: Table, deal: dict[str, Any], evidence: dict[str, Any]) -> 
         return {**deal, "evidence": evidence}
     caller = other if outcome == "untergaigeln" else winner
     judged_winner, judged, reason = judge(table, caller, evidence)
+    if (outcome, judged) == ("gaigel", "aus") and "loser_tricks" not in evidence:
+        judged = "gaigel"  # nobody said the losers took a trick: the table's word stands
     if outcome is not None and (judged, judged_winner) != (outcome, winner):
         raise Refusal.at(
             "outcome",
