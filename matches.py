@@ -164,6 +164,8 @@ def checked_replay(
     try:
         replay = match.scorer.replay(match.table, inputs)
     except RoundImpossible as impossible:
+        if impossible.n == changed and impossible.waiting:
+            raise Conflict(impossible.refusal.message) from None
         if impossible.n == changed:
             raise impossible.refusal from None
         raise Conflict(

@@ -134,12 +134,14 @@ class Replay:
 
 
 class RoundImpossible(Exception):
-    """A stored round can no longer be scored after an earlier one changed."""
+    """A round cannot be scored where it stands: refused (422), or waiting on another (409)."""
 
-    def __init__(self, n: int, refusal: Refusal):
+    def __init__(self, n: int, refusal: Refusal, waiting: bool = False):
         super().__init__(refusal.message)
         self.n = n
         self.refusal = refusal
+        self.waiting = waiting
+        """The round breaks no rule but another must be recorded first (a porrazo at 61)."""
 
 
 class Scorer(ABC):

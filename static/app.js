@@ -147,15 +147,13 @@ function barbuContract(form) {
   return chosen ? chosen.value : "";
 }
 
-function showContractParts(form) {
+function showCountSum(form) {
+  const sum = form.querySelector(".count-sum");
+  if (!sum) return;
   const contract = barbuContract(form);
-  form.querySelectorAll(".contract-part").forEach((part) => {
-    part.hidden = !part.dataset.for.split(" ").includes(contract);
-  });
   const counts = [...form.querySelectorAll("input.count")];
-  const total = counts.reduce((sum, box) => sum + (Number(box.value) || 0), 0);
-  const needed = contract === "no_queens" ? 4 : 13;
-  form.querySelector(".count-sum").textContent = `Sum: ${total} of ${needed}`;
+  const total = counts.reduce((added, box) => added + (Number(box.value) || 0), 0);
+  sum.textContent = `Sum: ${total} of ${contract === "no_queens" ? 4 : 13}`;
 }
 
 function limitDoubles(form) {
@@ -184,24 +182,42 @@ document.addEventListener("click", (event) => {
   const [seat, step] = button.value.split(":");
   const box = form.querySelectorAll("input.count")[Number(seat)];
   box.value = Math.min(13, Math.max(0, (Number(box.value) || 0) + Number(step)));
-  showContractParts(form);
+  showCountSum(form);
 });
 
 document.addEventListener("change", (event) => {
   const form = event.target.closest("form.barbu");
   if (!form) return;
-  showContractParts(form);
+  showCountSum(form);
   limitDoubles(form);
 });
 
 document.addEventListener("input", (event) => {
   const form = event.target.closest("form.barbu");
-  if (form && event.target.matches("input.count")) showContractParts(form);
+  if (form && event.target.matches("input.count")) showCountSum(form);
 });
 
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.barbu").forEach((form) => {
-    showContractParts(form);
+    showCountSum(form);
     limitDoubles(form);
   });
+});
+
+// Forms whose inputs depend on one choice (Barbu's contract, Porrazo's event) show only the
+// parts that choice needs; without JavaScript every part stays on the page.
+function showParts(form) {
+  const chosen = form.querySelector(`input[name='${form.dataset.partsBy}']:checked`);
+  form.querySelectorAll(".part").forEach((part) => {
+    part.hidden = !chosen || !part.dataset.for.split(" ").includes(chosen.value);
+  });
+}
+
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form[data-parts-by]");
+  if (form) showParts(form);
+});
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-parts-by]").forEach(showParts);
 });

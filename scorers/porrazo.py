@@ -1,0 +1,480 @@
+"""Porrazo: events pegged as they happen, provisional porrazos, the dealer's turn, to 61."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.fields import Field
+from wtforms.validators import Optional
+
+from . import explain
+from .base import FINISHED, Option, Replay, RoundImpossible, RoundResult, Scorer, Table
+from .cards import RANKS
+from .forms import RoundForm, SeatList
+from .porrazo_rules import (
+    EVENT_NAMES,
+    EVENT_VALUES,
+    best_ronda,
+    best_tendido,
+    capture,
+    card_count,
+    read_counts,
+    read_declared,
+    read_rank_for,
+    read_tendido,
+    ronda_value,
+    side_named,
+)
+from .refusal import Problems, Refusal
+
+RANKED = ("porrazo", "counter_porrazo", "ronda", "rondin", "four_of_a_kind", "limpia", "in_place")
+"""Events scored by the rank of their cards."""
+PROVISIONAL = ("porrazo", "counter_porrazo")
+BY_PLAYER = (*RANKED, "san_benito", "tendido")
+FIELDS = {
+    "porrazo": {"limpia"},
+    "counter_porrazo": {"limpia"},
+    "tendido": {"pairs", "table"},
+    "rondas": {"declared"},
+    "cards": {"counts"},
+}
+
+
+def read_event(table: Table, data: Any) -> dict[str, Any]:
+    """Check one pegged event: who, what, and the cards it needs (and none it does not)."""
+    if not isinstance(data, dict):
+        raise Refusal("An event is an object with event, player and what it needs.")
+    event = data.get("event")
+    if event not in EVENT_NAMES:
+        raise Refusal.at("event", f"The event is one of: {explain.names(list(EVENT_NAMES), 'or')}.")
+    problems = Problems()
+    read: dict[str, Any] = {"event": event}
+    if event in BY_PLAYER:
+        with problems.collect():
+            read["player"] = speaker(table, data.get("player"))
+    elif data.get("player") is not None:
+        problems.add("player", f"{EVENT_NAMES[event]} is nobody's own peg: leave out player.")
+    if event in RANKED:
+        with problems.collect():
+            read["rank"] = read_rank_for(event, data.get("rank"))
+    elif data.get("rank") is not None:
+        problems.add("rank", f"{EVENT_NAMES[event]} takes no rank.")
+    if event in PROVISIONAL and data.get("limpia") is not None:
+        with problems.collect():
+            read["limpia"] = read_rank_for("limpia", data["limpia"])
+    with problems.collect():
+        read |= read_extras(table, event, data)
+    allowed = {"event", "player", "rank"} | FIELDS.get(event, set())
+    for unknown in sorted(set(data) - allowed):
+        problems.add(unknown, f"{EVENT_NAMES[event]} has no field {unknown!r}.")
+    problems.raise_any()
+    return read
+
+
+def speaker(table: Table, given: Any) -> str:
+    """Return who pegs: a player, or with partnerships a player or a team."""
+    if given is None:
+        raise Refusal.at("player", "Say who pegs.")
+    if table.teams and isinstance(given, str):
+        for team in table.teams:
+            if team.casefold() == given.strip().casefold():
+                return team
+    return table.player(given, "player")
+
+
+def read_extras(table: Table, event: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Check what the tendido, the rondas and the card count carry."""
+    if event == "tendido":
+        pairs, on_table = read_tendido(data)
+        return {"pairs": pairs, "table": on_table}
+    if event == "rondas":
+        return {"declared": read_declared(table, data.get("declared"))}
+    if event == "cards":
+        return {"counts": read_counts(table, data.get("counts"), sides_of(table))}
+    return {}
+
+
+def sides_of(table: Table) -> list[str]:
+    """Return who scores: the teams with partnerships, else the players."""
+    return list(table.teams) if table.teams else list(table.players)
+
+
+@dataclass
+class Pegging:
+    """The pegs of a match as it is replayed: totals, the dealer, a provisional porrazo."""
+
+    table: Table
+    totals: dict[str, int]
+    dealer: int
+    pending: dict[str, Any] | None = None
+    scores: dict[str, int] = field(default_factory=dict)
+    sentences: list[str] = field(default_factory=list)
+
+    def side(self, who: str) -> str:
+        """Return the side a player's or team's points go to."""
+        return side_named(self.table, who, "player", sides_of(self.table))
+
+    def peg(self, who: str, points: int, sentence: str) -> None:
+        """Give points to a side now."""
+        side = self.side(who)
+        self.scores[side] = self.scores.get(side, 0) + points
+        self.totals[side] += points
+        self.sentences.append(sentence)
+
+    def stand(self) -> None:
+        """Let a provisional porrazo stand: the next player did not match."""
+        pending, self.pending = self.pending, None
+        if pending:
+            self.peg(
+                pending["player"],
+                pending["points"],
+                f"{pending['says']} stands: +{pending['points']}.",
+            )
+
+
+class PegForm(RoundForm):
+    """One peg, tapped mid-hand: who, what, and the cards it needs; with the two helpers."""
+
+    player = RadioField("Who?", validate_choice=False)
+    event = RadioField("What?", validate_choice=False)
+    rank = RadioField("Rank", validate_choice=False)
+    limpia = RadioField("Limpia made by the same card", validate_choice=False, default="")
+    pair_cards = SeatList(SelectField("Card", validate_choice=False), max_entries=4)
+    table_cards = StringField("Cards already on the table", render_kw={"placeholder": "5 6 Q"})
+    declared = SeatList(StringField("Declared", render_kw={"placeholder": "7 7"}), max_entries=8)
+    counts = SeatList(
+        IntegerField("Cards won", validators=[Optional()], render_kw={"inputmode": "numeric"}),
+        max_entries=8,
+    )
+    capture_table = StringField("Table", render_kw={"placeholder": "A 2 Q K"})
+    capture_played = SelectField("Card played", validate_choice=False)
+    event_names = EVENT_NAMES
+    ranked = RANKED
+    provisional = PROVISIONAL
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any):
+        super().__init__(table, *args, **kwargs)
+        self.preview: list[str] = []
+        ranks = [SelectChoice(rank, rank) for rank in RANKS]
+        who = list(table.players) + (list(table.teams) if table.teams else [])
+        self.player.choices = who
+        self.event.choices = [SelectChoice(*item) for item in EVENT_NAMES.items()]
+        self.rank.choices = ranks
+        self.limpia.choices = [SelectChoice("", "None"), *ranks]
+        self.pair_cards.fit(4)
+        for box in self.pair_cards:
+            box.choices = [SelectChoice("", "—"), *ranks]
+        self.declared.fit(len(table.players))
+        self.counts.fit(len(sides_of(table)))
+        self.capture_played.choices = ranks
+
+    def sides(self) -> list[tuple[str, Field]]:
+        """Pair each side with its card-count box."""
+        return list(zip(sides_of(self.table), self.counts, strict=True))
+
+    def seats(self) -> list[tuple[str, Field]]:
+        """Pair each player with their declared-ronda box."""
+        return list(zip(self.table.players, self.declared, strict=True))
+
+    @classmethod
+    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
+        """Show a stored peg again, for correcting it."""
+        data = {key: entered.get(key) for key in ("player", "event", "rank")}
+        data["limpia"] = entered.get("limpia") or ""
+        if "pairs" in entered:
+            data["pair_cards"] = [card for pair in entered["pairs"] for card in pair]
+            data["table_cards"] = " ".join(entered["table"])
+        if "declared" in entered:
+            data["declared"] = [" ".join(entered["declared"].get(n, [])) for n in table.players]
+        if "counts" in entered:
+            data["counts"] = [entered["counts"][side] for side in sides_of(table)]
+        return data
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the event in the API's shape, with only what it needs."""
+        event = self.event.data
+        peg: dict[str, Any] = {"event": event}
+        if event in BY_PLAYER:
+            peg["player"] = self.player.data
+        if event in RANKED:
+            peg["rank"] = self.rank.data
+        if event in PROVISIONAL and self.limpia.data:
+            peg["limpia"] = self.limpia.data
+        if event == "tendido":
+            cards = [box.data for box in self.pair_cards]
+            peg["pairs"] = [cards[:2], cards[2:]]
+            peg["table"] = (self.table_cards.data or "").split()
+        if event == "rondas":
+            peg["declared"] = {
+                n: box.data.split() for n, box in self.seats() if (box.data or "").split()
+            }
+        if event == "cards":
+            peg["counts"] = {side: box.data for side, box in self.sides() if box.data is not None}
+        return peg
+
+    def follow_taps(self, formdata: Any) -> bool:
+        """Work out a helper's answer ("preview" = tendido or capture) without pegging."""
+        helper = formdata.get("preview")
+        if helper == "tendido":
+            try:
+                pairs, on_table = read_tendido(self.to_input() | {"event": "tendido"})
+            except Refusal as refusal:
+                self.preview = [refusal.message]
+                return True
+            count, row, sentences = best_tendido(pairs, on_table)
+            self.preview = [f"Best count {count}, laid {'-'.join(row)}.", *sentences]
+            return True
+        if helper == "capture":
+            on_table = (self.capture_table.data or "").upper().split()
+            if any(card not in RANKS for card in on_table):
+                self.preview = [f"Name the table's cards by rank: {' '.join(RANKS)}."]
+                return True
+            captured, limpia = capture(
+                on_table, self.capture_played.data, self.table.options["wrap"]
+            )
+            if not captured:
+                self.preview = [f"A {self.capture_played.data} captures nothing here."]
+            else:
+                said = f"Captures {'-'.join(captured)}"
+                self.preview = [
+                    f"{said}: a limpia worth {limpia}." if limpia else f"{said}; no limpia."
+                ]
+            return True
+        return False
+
+    def field_at(self, path: str) -> Field | None:
+        """Map "pairs.1" to the tendido's cards, "declared.Ana" and "counts.Bo" to their boxes."""
+        head, _, rest = path.partition(".")
+        if head in ("player", "event", "rank", "limpia"):
+            return self[head]
+        if head == "pairs":
+            return self.pair_cards[
+                2 * int(rest[0]) if rest[:1].isdigit() and int(rest[0]) < 2 else 0
+            ]
+        if head == "table":
+            return self.table_cards
+        boxes = {"declared": self.seats(), "counts": self.sides()}.get(head, [])
+        for name, box in boxes:
+            if not rest or name.casefold() == rest.partition(".")[0].casefold():
+                return box
+        return None
+
+
+class Porrazo(Scorer):
+    """Porrazo for 2–8 players or partnerships, pegged event by event to the target."""
+
+    id = "porrazo"
+    name = "Porrazo"
+    player_counts = (2, 3, 4, 5, 6, 7, 8)
+    round_name = "Peg"
+    layouts = {"alone": "Each for themselves", "partners": "Partnerships"}
+    round_form = PegForm
+    options = (
+        Option(
+            "target",
+            "Target",
+            default=61,
+            help="The first side to reach it wins at once.",
+            minimum=1,
+            maximum=1_000,
+        ),
+        Option(
+            "card_count",
+            "Card count",
+            default="difference",
+            choices=("difference", "over_half"),
+            help="The most cards score the difference with the next; or, two sides, those over 26.",
+        ),
+        Option(
+            "wrap",
+            "Runs wrap K-A-2",
+            default=True,
+            help="A run may go on from the king to the ace.",
+        ),
+        Option(
+            "first_dealer",
+            "First dealer",
+            default=lambda players, _chosen: players[0],
+            help="Who deals the first hand; the deal then moves to the next seat.",
+            player=True,
+        ),
+    )
+
+    def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+        """Seat partnerships when the match is started with teams."""
+        return "teams" in data
+
+    def counts_for(self, options: Mapping[str, Any], in_teams: bool) -> tuple[int, ...]:
+        """Return an even number of players for partnerships, 2 to 8 otherwise."""
+        return (4, 6, 8) if in_teams else self.player_counts
+
+    def layout_teams(self, layout: str | None) -> bool:
+        """Seat teams for partnerships."""
+        return layout == "partners"
+
+    def read_table(self, data: Mapping[str, Any]) -> Table:
+        """Check the table; counting cards over half needs exactly two sides."""
+        table = super().read_table(data)
+        if table.options["card_count"] == "over_half" and len(sides_of(table)) != 2:
+            raise Refusal.at(
+                "options.card_count", "Counting cards over 26 needs exactly two sides."
+            )
+        return table
+
+    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
+        """Check one event's shape; what is pending is checked on replay."""
+        return read_event(table, data)
+
+    def summary(self, event: Mapping[str, Any]) -> str:
+        """Say a peg in a few words: "Bo · Porrazo 6"."""
+        said = f"{EVENT_NAMES[event['event']]} {event.get('rank', '')}".strip()
+        return f"{event['player']} · {said}" if event.get("player") else said
+
+    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+        """Peg the events in order; provisional porrazos wait for the next card."""
+        dealer = table.players.index(table.options["first_dealer"])
+        pegging = Pegging(table, dict.fromkeys(sides_of(table), 0), dealer)
+        replay = Replay(rounds=[], totals=pegging.totals)
+        for index, event in enumerate(rounds):
+            pegging.scores, pegging.sentences = {}, []
+            try:
+                self.play(pegging, event)
+            except RoundImpossible as impossible:
+                raise RoundImpossible(index + 1, impossible.refusal, impossible.waiting) from None
+            except Refusal as refusal:
+                raise RoundImpossible(index + 1, refusal) from None
+            if replay.status != FINISHED:
+                self.settle(pegging, replay, event)
+            scores = {side: pegging.scores.get(side, 0) for side in pegging.totals}
+            extra = {"pending": dict(pegging.pending) if pegging.pending else None}
+            replay.rounds.append(
+                RoundResult(scores, pegging.sentences, dict(pegging.totals), extra)
+            )
+        replay.state = {
+            "dealer": table.players[pegging.dealer],
+            "pending": dict(pegging.pending) if pegging.pending else None,
+        }
+        return replay
+
+    def settle(self, pegging: Pegging, replay: Replay, event: Mapping[str, Any]) -> None:
+        """End the match at the target, or at a San Benito."""
+        target = pegging.table.options["target"]
+        if event["event"] == "san_benito":
+            replay.finish(pegging.side(event["player"]))
+            pegging.sentences.append(f"San Benito: {replay.winner} wins the game.")
+            return
+        reached = [side for side, total in pegging.totals.items() if total >= target]
+        if reached:
+            replay.finish(reached[0])
+            pegging.sentences.append(f"{reached[0]} reaches {target} and wins at once.")
+
+    def play(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
+        """Score one event against what is pending."""
+        kind = event["event"]
+        if kind in ("counter_porrazo", "san_benito"):
+            self.match_pending(pegging, event)
+        elif kind == "confirm":
+            if not pegging.pending:
+                raise Refusal.at("event", "Nothing is waiting: there is no porrazo to confirm.")
+            pegging.stand()
+            return
+        elif pegging.pending:
+            self.must_wait(pegging)
+            pegging.stand()
+        if kind in PROVISIONAL:
+            self.provisional(pegging, event)
+        elif kind in RANKED:
+            rank = event["rank"]
+            points = EVENT_VALUES[kind](rank)
+            pegging.peg(
+                event["player"],
+                points,
+                f"{EVENT_NAMES[kind]} of {rank} by {event['player']}: {points}.",
+            )
+        elif kind == "rondas":
+            self.rondas(pegging, event["declared"])
+        elif kind == "tendido":
+            count, row, sentences = best_tendido(event["pairs"], event["table"])
+            pegging.peg(event["player"], count, f"Tendido by {event['player']}: {count}.")
+            pegging.sentences += sentences
+        elif kind == "cards":
+            side, points, sentence = card_count(
+                event["counts"], pegging.table.options["card_count"]
+            )
+            if side:
+                pegging.peg(side, points, sentence)
+            else:
+                pegging.sentences.append(sentence)
+            pegging.dealer = (pegging.dealer + 1) % len(pegging.table.players)
+            pegging.sentences.append(
+                f"The hand is over: {pegging.table.players[pegging.dealer]} deals next."
+            )
+
+    def must_wait(self, pegging: Pegging) -> None:
+        """Refuse other events while a provisional porrazo would reach the target."""
+        pending = pegging.pending
+        side = pegging.side(pending["player"])
+        target = pegging.table.options["target"]
+        if pegging.totals[side] + pending["points"] >= target:
+            raise RoundImpossible(
+                0,
+                Refusal(
+                    f"{pending['says']} would reach {target}: record the next player's "
+                    "counter-porrazo if they matched, or confirm that it stands."
+                ),
+                waiting=True,
+            )
+
+    def match_pending(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
+        """Void what the matching card beats: a counter voids a porrazo, a San Benito a counter."""
+        pending = pegging.pending
+        needs = "porrazo" if event["event"] == "counter_porrazo" else "counter_porrazo"
+        if not pending or pending["event"] != needs:
+            raise Refusal.at(
+                "event",
+                f"{EVENT_NAMES[event['event']]} answers a pending {EVENT_NAMES[needs].lower()}, "
+                "and none is waiting.",
+            )
+        if event["event"] == "counter_porrazo" and event["rank"] != pending["rank"]:
+            raise Refusal.at("rank", f"A counter-porrazo matches the porrazo's {pending['rank']}.")
+        pegging.pending = None
+        pegging.sentences.append(f"{pending['says']} is void.")
+
+    def provisional(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
+        """Hold a porrazo or counter-porrazo, with its limpia, until the next card."""
+        rank, who = event["rank"], event["player"]
+        points = EVENT_VALUES[event["event"]](rank)
+        parts = [points]
+        if event.get("limpia"):
+            parts.append(EVENT_VALUES["limpia"](event["limpia"]))
+        says = f"{who}'s {EVENT_NAMES[event['event']].lower()} of {rank}"
+        pegging.pending = {
+            "event": event["event"],
+            "player": who,
+            "rank": rank,
+            "points": sum(parts),
+            "says": says,
+        }
+        limpia = f" with a limpia ({event['limpia']}, {parts[-1]})" if len(parts) > 1 else ""
+        pegging.sentences.append(
+            f"{EVENT_NAMES[event['event']]} of {rank} by {who}{limpia}: {explain.addition(parts)}, "
+            "provisional until the next card."
+        )
+
+    def rondas(self, pegging: Pegging, declared: Mapping[str, list[str]]) -> None:
+        """Award the best declared ronda, and with partnerships the partner's own too."""
+        table = pegging.table
+        best = best_ronda(table, declared, table.players[pegging.dealer])
+        value = ronda_value(declared[best])
+        kind = "rondín" if len(declared[best]) == 3 else "ronda"
+        pegging.peg(best, value, f"Best declared: {best}'s {kind} of {declared[best][0]}: {value}.")
+        if table.teams:
+            for partner in table.teams[table.team_of(best)]:
+                if partner != best and partner in declared:
+                    own = ronda_value(declared[partner])
+                    pegging.peg(
+                        partner, own, f"{partner}, {best}'s partner, scores their own: {own}."
+                    )

@@ -1,0 +1,275 @@
+"""Porrazo scoring (RULES.md §5): values by rank, captures and limpias, rondas, the tendido,
+and the end-of-hand card count."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import permutations, product
+from typing import Any
+
+from . import explain
+from .base import Table
+from .cards import RANKS, read_rank, read_ranks
+from .refusal import Problems, Refusal
+
+ORDER = {rank: place for place, rank in enumerate(RANKS, start=1)}
+"""Ace low, king high."""
+PACK = 52
+IN_PLACE = ("A", "2", "3", "4")
+
+SIMPLE = {"K": 4, "Q": 3, "J": 2}
+"""Ronda, porrazo and limpia by rank (A–10 are worth 1)."""
+
+
+def simple(rank: str) -> int:
+    """Return what a ronda, porrazo or limpia of this rank is worth: K 4, Q 3, J 2, A–10 1."""
+    return SIMPLE.get(rank, 1)
+
+
+def triple(rank: str) -> int:
+    """Return what a rondín or counter-porrazo is worth: 12 / 9 / 6 / 3."""
+    return 3 * simple(rank)
+
+
+def four_of_a_kind(rank: str) -> int:
+    """Return what four of a kind is worth: twice a rondín."""
+    return 2 * triple(rank)
+
+
+EVENT_VALUES = {
+    "porrazo": simple,
+    "counter_porrazo": triple,
+    "ronda": simple,
+    "rondin": triple,
+    "four_of_a_kind": four_of_a_kind,
+    "limpia": simple,
+    "in_place": lambda rank: ORDER[rank],
+}
+EVENT_NAMES = {
+    "porrazo": "Porrazo",
+    "counter_porrazo": "Counter-porrazo",
+    "san_benito": "San Benito",
+    "ronda": "Ronda",
+    "rondin": "Rondín",
+    "four_of_a_kind": "Four of a kind",
+    "rondas": "Rondas",
+    "limpia": "Limpia",
+    "in_place": "Card in place",
+    "tendido": "Tendido",
+    "confirm": "It stands",
+    "cards": "Card count",
+}
+
+
+# --- captures, as the capture helper shows them ------------------------------------------------
+
+
+def next_rank(rank: str, wrap: bool) -> str | None:
+    """Return the rank after this one in a run: K wraps to A when `wrap` is on."""
+    place = ORDER[rank]
+    if place < len(RANKS):
+        return RANKS[place]
+    return RANKS[0] if wrap else None
+
+
+def capture(table: Sequence[str], played: str, wrap: bool) -> tuple[list[str], int | None]:
+    """Return what a played card captures (its match and the run up from it) and the limpia's
+    value if that clears the table, or None."""
+    if played not in table:
+        return [], None
+    captured = [played]
+    rank = next_rank(played, wrap)
+    while rank is not None and rank in table and rank not in captured:
+        captured.append(rank)
+        rank = next_rank(rank, wrap)
+    if sorted(captured) != sorted(table):
+        return captured, None
+    return captured, simple(captured[-1])
+
+
+# --- rondas: the best declared hand of a deal -------------------------------------------------
+
+
+def read_declared(table: Table, given: Any) -> dict[str, list[str]]:
+    """Check the rondas declared: a pair or three of a kind per declaring player."""
+    if not isinstance(given, dict) or not given:
+        raise Refusal.at("declared", "Give the declared rondas: player name → ranks, like [7, 7].")
+    problems = Problems()
+    declared: dict[str, list[str]] = {}
+    for name, ranks in given.items():
+        path = f"declared.{name}"
+        with problems.collect():
+            player = table.player(name, path)
+            cards = read_ranks(ranks, path)
+            if len(cards) not in (2, 3) or len(set(cards)) != 1:
+                raise Refusal.at(path, f"{player} declares a pair or three of a kind, like [7, 7].")
+            if player in declared:
+                raise Refusal.at(path, f"{player} is named twice.")
+            declared[player] = cards
+    problems.raise_any()
+    return declared
+
+
+def best_ronda(table: Table, declared: Mapping[str, list[str]], dealer: str) -> str:
+    """Return who holds the best ronda: a rondín beats a ronda, then rank, then the seat
+    nearest the dealer's left."""
+    seats = table.players
+    after_dealer = {
+        name: (seats.index(name) - seats.index(dealer) - 1) % len(seats) for name in seats
+    }
+    return max(
+        declared,
+        key=lambda name: (len(declared[name]), ORDER[declared[name][0]], -after_dealer[name]),
+    )
+
+
+def ronda_value(cards: Sequence[str]) -> int:
+    """Return what a declared pair or three of a kind is worth."""
+    return triple(cards[0]) if len(cards) == 3 else simple(cards[0])
+
+
+# --- the tendido -------------------------------------------------------------------------------
+
+
+def read_tendido(data: Mapping[str, Any]) -> tuple[list[list[str]], list[str]]:
+    """Check the tendido: four cards in two pairs, and the cards already on the table."""
+    pairs = data.get("pairs")
+    if not isinstance(pairs, list) or len(pairs) != 2:
+        raise Refusal.at("pairs", "A tendido is four cards in two pairs, like [[2, 4], [7, 3]].")
+    problems = Problems()
+    read: list[list[str]] = []
+    for i, pair in enumerate(pairs):
+        with problems.collect():
+            cards = read_ranks(pair, f"pairs.{i}")
+            if len(cards) != 2:
+                raise Refusal.at(f"pairs.{i}", "Each pair of the tendido has two cards.")
+            read.append(cards)
+    with problems.collect():
+        on_table = read_ranks(data.get("table", []), "table")
+    problems.raise_any()
+    every = Counter([*read[0], *read[1], *on_table])
+    for rank, count in every.items():
+        if count > 4:
+            raise Refusal.at("table", f"A pack has four {rank}s, not {count}.")
+    return read, on_table
+
+
+def rows(pairs: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Return every row the two pairs can be laid in: pairs kept together, either end first."""
+    laid = set()
+    for first, second in permutations(pairs):
+        for a, b in product(permutations(first), permutations(second)):
+            laid.add((*a, *b))
+    return sorted(laid)
+
+
+def in_place(row: Sequence[str]) -> int:
+    """Return what the cards in their own position score: an A first, a 2 second, …"""
+    return sum(
+        ORDER[card]
+        for place, card in enumerate(row, start=1)
+        if card in IN_PLACE and ORDER[card] == place
+    )
+
+
+def tendido_sets(
+    pairs: Sequence[Sequence[str]], on_table: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    """Return each set of equal ranks that includes a tendido card: (rank, size, value)."""
+    laid = [card for pair in pairs for card in pair]
+    every = Counter([*laid, *on_table])
+    values = {2: simple, 3: triple, 4: four_of_a_kind}
+    return [
+        (rank, count, values[count](rank))
+        for rank, count in sorted(every.items(), key=lambda item: ORDER[item[0]])
+        if count >= 2 and rank in laid
+    ]
+
+
+def best_tendido(
+    pairs: Sequence[Sequence[str]], on_table: Sequence[str]
+) -> tuple[int, tuple[str, ...], list[str]]:
+    """Return the tendido's best count, the row that makes it, and a sentence for each part."""
+    row = max(rows(pairs), key=lambda laid: (in_place(laid), laid))
+    placed = in_place(row)
+    sets = tendido_sets(pairs, on_table)
+    names = {2: "a pair", 3: "three", 4: "four"}
+    sentences = [f"Best row {'-'.join(row)}: cards in place {placed}."]
+    for rank, size, value in sets:
+        sentences.append(f"{names[size]} of {rank} on the table: {value}.")
+    return placed + sum(value for _, _, value in sets), row, sentences
+
+
+# --- the end of a hand ---------------------------------------------------------------------------
+
+
+def read_counts(table: Table, given: Any, sides: Sequence[str]) -> dict[str, int]:
+    """Check the cards each side won in the hand: every side once, adding up to the pack."""
+    if not isinstance(given, dict):
+        raise Refusal.at("counts", "Give the cards each side won: side → number.")
+    problems = Problems()
+    counts: dict[str, int] = {}
+    for name, count in given.items():
+        path = f"counts.{name}"
+        with problems.collect():
+            side = side_named(table, name, path, sides)
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= PACK:
+                raise Refusal.at(path, f"A side wins 0 to {PACK} cards.")
+            counts[side] = count
+    for side in sides:
+        if side not in counts and not problems.fields:
+            problems.add(f"counts.{side}", f"Give the cards {side} won.")
+    problems.raise_any()
+    if sum(counts.values()) != PACK:
+        shown = " + ".join(str(counts[side]) for side in sides)
+        raise Refusal.at(
+            "counts", f"The cards must add up to {PACK}: {shown} = {sum(counts.values())}."
+        )
+    return {side: counts[side] for side in sides}
+
+
+def side_named(table: Table, name: Any, path: str, sides: Sequence[str]) -> str:
+    """Return the side a name stands for: a team, or a player (whose team it is, if teams)."""
+    if (
+        table.teams
+        and isinstance(name, str)
+        and name.strip().casefold() in (t.casefold() for t in sides)
+    ):
+        return table.team(name, path)
+    player = table.player(name, path)
+    return table.team_of(player) if table.teams else player
+
+
+def card_count(counts: Mapping[str, int], option: str) -> tuple[str | None, int, str]:
+    """Score the end of a hand: the most cards beat the next by the difference, or over 26."""
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    (top, most), (_, next_most) = ranked[0], ranked[1]
+    if most == next_most:
+        return (
+            None,
+            0,
+            f"Card count: {explain.names([s for s, c in ranked if c == most])} tie with {most}: "
+            "nobody scores.",
+        )
+    if option == "over_half":
+        return (
+            top,
+            most - PACK // 2,
+            f"Card count: {top} has {most}, {most - PACK // 2} over {PACK // 2}.",
+        )
+    return (
+        top,
+        most - next_most,
+        f"Card count: {top} has {most}, {most - next_most} more than the next ({next_most}).",
+    )
+
+
+def read_rank_for(event: str, given: Any) -> str:
+    """Check the rank an event needs (card in place takes A to 4 only)."""
+    if given is None:
+        raise Refusal.at("rank", f"{EVENT_NAMES[event]} needs the rank of its cards.")
+    rank = read_rank(given, "rank")
+    if event == "in_place" and rank not in IN_PLACE:
+        raise Refusal.at("rank", "A card in place is an A, 2, 3 or 4.")
+    return rank
