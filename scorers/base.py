@@ -155,6 +155,8 @@ class Scorer(ABC):
     """What the table calls one scored round: a round, a deal, a hand."""
     tie_message = "Tie for the lead: extra round."
     """What the banner says while a tie at the end calls for another round."""
+    pictured = False
+    """The sheet draws the game's board, worth showing before the first round too."""
     layouts: Mapping[str, str] = {}
     """Ways a new match can be seated (id → name on the page); the first is the usual one."""
     team_names: tuple[str, ...] = ()

@@ -229,6 +229,7 @@ class Gaigel(Scorer):
     teams = True
     team_names = ("Oben", "Unten")
     round_name = "Deal"
+    pictured = True
     layouts = {"teams": "Two teams (4 or 6)", "three": "Three players"}
     options = (
         Option(

@@ -270,6 +270,7 @@ class Porrazo(Scorer):
     name = "Porrazo"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     round_name = "Peg"
+    pictured = True
     layouts = {"alone": "Each for themselves", "partners": "Partnerships"}
     round_form = PegForm
     options = (

@@ -271,3 +271,60 @@ def test_gaigel_through_the_phase_change_to_a_winner_then_a_phase_1_correction(
     expect(page.locator("#round-4")).to_contain_text("Oben erases 1 (now 1).")
     expect(page.locator(".board figcaption")).to_contain_text("Oben holds 1 stroke")
     expect(page.get_by_role("heading", name="Deal 5")).to_be_visible()
+
+
+def peg(page: Page, n: int, player: str, event: str, rank: str = "", limpia: str = "") -> None:
+    """Tap who, what, and the rank (and limpia) a peg needs, without recording it yet."""
+    page.locator("#player").get_by_text(player, exact=True).tap()
+    page.locator("#event").get_by_text(event, exact=True).tap()
+    if rank:
+        page.locator("#rank").get_by_text(rank, exact=True).tap()
+    if limpia:
+        page.locator("#limpia").get_by_text(limpia, exact=True).tap()
+
+
+def record_peg(page: Page, n: int) -> None:
+    """Record the peg and wait for the sheet to show it."""
+    page.get_by_role("button", name=f"Record peg {n}").tap()
+    expect(page.get_by_role("status").first).to_have_text(f"Peg {n} recorded.")
+
+
+def test_porrazo_pegging_a_counter_and_a_tendido_then_undo(page: Page, server: str):
+    page.goto(server)
+    page.locator(".games").get_by_role("link", name="Porrazo").tap()
+    for seat, name in enumerate(("Ana", "Bo", "Cy"), start=1):
+        page.get_by_role("textbox", name=f"Player {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the match").tap()
+    expect(page.locator(".board figcaption")).to_contain_text("Ana 0, Bo 0, Cy 0 of 61.")
+    no_sideways_scroll(page)
+
+    peg(page, 1, "Bo", "Porrazo")
+    expect(page.locator("#rank")).to_be_visible()
+    expect(page.locator(".tendido")).to_be_hidden()
+    page.locator("#rank").get_by_text("6", exact=True).tap()
+    page.locator("#limpia").get_by_text("7", exact=True).tap()
+    record_peg(page, 1)
+    expect(page.locator("#round-1")).to_contain_text("provisional")
+    expect(page.get_by_text("Waiting: Bo's porrazo of 6")).to_be_visible()
+
+    peg(page, 2, "Cy", "Counter-porrazo", "6", "7")
+    record_peg(page, 2)
+    expect(page.locator("#round-2")).to_contain_text("Bo's porrazo of 6 is void.")
+
+    peg(page, 3, "Ana", "Tendido")
+    expect(page.locator("#rank")).to_be_hidden()
+    for box, rank in enumerate(("2", "4", "7", "3")):
+        page.locator(f"#pair_cards-{box}").select_option(rank)
+    record_peg(page, 3)
+    expect(page.locator("#round-3")).to_contain_text("Cy's counter-porrazo of 6 stands: +4.")
+    expect(page.locator("#round-3")).to_contain_text("Best row 4-2-3-7: cards in place 5.")
+    expect(page.locator(".board figcaption")).to_contain_text("Ana 5, Bo 0, Cy 4 of 61.")
+
+    peg(page, 4, "Ana", "Ronda", "K")
+    record_peg(page, 4)
+    expect(page.locator(".board figcaption")).to_contain_text("Ana 9, Bo 0, Cy 4 of 61.")
+    page.get_by_role("button", name="Undo last peg (4)").tap()
+    expect(page.get_by_role("status").first).to_contain_text("Peg 4 removed")
+    expect(page.locator(".board figcaption")).to_contain_text("Ana 5, Bo 0, Cy 4 of 61.")
+    expect(page.locator("#round-4")).to_have_count(0)
+    no_sideways_scroll(page)

@@ -161,6 +161,39 @@ SCHEMAS: dict[str, Any] = {
             "cut_order": {"type": "array", "items": {"type": "string"}},
         },
     },
+    "PorrazoEvent": {
+        "type": "object",
+        "required": ["event"],
+        "properties": {
+            "event": {
+                "type": "string",
+                "enum": [
+                    "porrazo",
+                    "counter_porrazo",
+                    "san_benito",
+                    "ronda",
+                    "rondin",
+                    "four_of_a_kind",
+                    "rondas",
+                    "limpia",
+                    "in_place",
+                    "tendido",
+                    "confirm",
+                    "cards",
+                ],
+            },
+            "player": {"type": "string", "description": "A player, or with teams a team."},
+            "rank": {"type": "string"},
+            "limpia": {"type": "string", "description": "Porrazo or counter: the limpia's rank."},
+            "pairs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+            "table": {"type": "array", "items": {"type": "string"}},
+            "declared": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+    },
     "Round": {
         "type": "object",
         "required": ["n", "input", "scores", "explanation", "totals"],
@@ -232,7 +265,15 @@ SCHEMAS: dict[str, Any] = {
 def document() -> dict[str, Any]:
     """Return the whole OpenAPI document."""
     round_body = body(
-        {"oneOf": [ref("RamiRound"), ref("BeloteDeal"), ref("BarbuHand"), ref("GaigelDeal")]}
+        {
+            "oneOf": [
+                ref("RamiRound"),
+                ref("BeloteDeal"),
+                ref("BarbuHand"),
+                ref("GaigelDeal"),
+                ref("PorrazoEvent"),
+            ]
+        }
     )
     filters = [
         {"name": name, "in": "query", "required": False, "schema": schema}
