@@ -118,7 +118,8 @@ def add_round(db: Database, match_id: int, data: Any) -> Match:
         match = load(db, match_id)
         if match.replay.status == FINISHED:
             raise Conflict(
-                f"The match is over: {match.replay.winner} won. Start a new match to play on."
+                f"The match is over: {match.scorer.banner(match.replay)} "
+                "Start a new match to play on."
             )
         entered = match.scorer.read_round(match.table, data)
         n = len(match.rounds) + 1

@@ -32,6 +32,8 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    layouts: tuple[str, ...] = ()
+    """The seating layouts the option means something in; empty for all of them."""
     placeholder: str = ""
     """How an empty box reads when the default depends on the table ("100 per opponent")."""
     player: bool = False
@@ -185,6 +187,12 @@ class Scorer(ABC):
             options = self.resolve_options(options, players or seats(counts[0]))
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
+
+    def banner(self, replay: Replay) -> str:
+        """Say who won a finished match, as the banner over its sheet does."""
+        if replay.winner is None:
+            return f"{explain.names(replay.state.get('shared_first', []))} share first place!"
+        return f"{replay.winner} wins with {replay.totals[replay.winner]}!"
 
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Say whether a new match seats teams; some games may be played either way."""

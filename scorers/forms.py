@@ -119,8 +119,13 @@ class MatchForm(RefusalOnFields):
     counts: tuple[int, ...]
 
     def shown_options(self) -> list[Option]:
-        """Return the options the form asks about: all but those its layout fixes."""
-        return [option for option in self.scorer.options if option.name not in self.preset]
+        """Return the options the form asks about: not those its layout fixes or ignores."""
+        return [
+            option
+            for option in self.scorer.options
+            if option.name not in self.preset
+            and (not option.layouts or self.layout in option.layouts)
+        ]
 
     def field_at(self, path: str) -> Field | None:
         """Map "players.2" to the third name typed, "teams.Eux.0" to Eux's first player."""
@@ -223,7 +228,7 @@ def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) 
     chairs = seats(most)
     defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:
-        if option.name not in preset:
+        if option.name not in preset and (not option.layouts or layout in option.layouts):
             fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

@@ -15,11 +15,14 @@ from . import explain
 from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
 from .forms import RoundForm, SeatList
 from .gaigel_rules import (
+    AUS,
     DEALS_PER_SESSION,
     OUTCOMES,
     SESSIONS,
     VARIANTS,
+    counted,
     game_points,
+    judge,
     read_deal,
     read_three,
 )
@@ -156,9 +159,8 @@ class TeamDealForm(RoundForm):
         if head in ("winner", "outcome"):
             return self[head]
         if head == "evidence":
-            return {"points": self.points, "loser_tricks": self.loser_tricks}.get(
-                rest, self.marriages_20
-            )
+            boxes = {"points": self.points, "loser_tricks": self.loser_tricks}
+            return boxes.get(rest, self.marriages_40 if rest.endswith("40") else self.marriages_20)
         return None
 
 
@@ -246,10 +248,29 @@ class Gaigel(Scorer):
             help="How many strokes the slate gives out before they are erased.",
             minimum=1,
             maximum=40,
+            layouts=("teams",),
         ),
-        Option("five_sevens", "Five sevens win", default=False, help="Five 7s win a single."),
-        Option("auf_farbe", "Auf Farbe wins", default=False, help="Five of a suit win a single."),
+        Option(
+            "five_sevens",
+            "Five sevens win",
+            default=False,
+            help="Five 7s win a single.",
+            layouts=("teams",),
+        ),
+        Option(
+            "auf_farbe",
+            "Auf Farbe wins",
+            default=False,
+            help="Five of a suit win a single.",
+            layouts=("teams",),
+        ),
     )
+
+    def banner(self, replay: Replay) -> str:
+        """Say who won: on the slate, the team that erased its last stroke."""
+        if replay.state.get("board") and replay.winner:
+            return f"{replay.winner} wins: every stroke erased!"
+        return super().banner(replay)
 
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Seat teams, unless three play each for themselves."""
@@ -300,6 +321,8 @@ def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         name, strokes = OUTCOMES[outcome]
         before = dict(slate.held)
         explanation = [f"{winner} wins {name}: {'a double' if strokes == 2 else 'a single'}."]
+        if deal.get("evidence"):
+            explanation.insert(0, evidence_said(table, deal))
         was_giving = slate.phase == GIVING
         if was_giving:
             explanation += slate.give(loser, strokes)
@@ -312,6 +335,16 @@ def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
     replay.totals = dict(slate.held)
     replay.state = slate.state()
     return replay
+
+
+def evidence_said(table: Table, deal: Mapping[str, Any]) -> str:
+    """Say what the evidence showed about the call."""
+    loser = next(team for team in table.teams or {} if team != deal["winner"])
+    if deal["outcome"] == "uebergaigeln":
+        total, how = counted(deal["evidence"])
+        return f"{loser} had {how}, {total} or more than {AUS}, and played on."
+    caller = loser if deal["outcome"] == "untergaigeln" else deal["winner"]
+    return judge(table, caller, deal["evidence"])[2]
 
 
 def replay_three(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:

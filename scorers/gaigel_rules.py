@@ -57,7 +57,7 @@ def read_evidence(table: Table, given: Any) -> dict[str, Any]:
         for value, most in MARRIAGES.items():
             if marriages.count(value) > most:
                 problems.add(
-                    "evidence.marriages",
+                    f"evidence.marriages.{value}",
                     f"The pack holds only {most} marriages of {value}; "
                     f"{marriages.count(value)} were given.",
                 )
@@ -177,6 +177,8 @@ def read_each(
         return {}
     read: dict[str, Any] = {}
     for name, value in given.items():
+        if value is None:
+            continue  # an empty box: said once below, as a missing value
         with problems.collect():
             player = table.player(name, f"{path}.{name}")
             if flags and not isinstance(value, bool):

@@ -12,7 +12,7 @@ from wtforms.validators import Optional
 
 from . import explain
 from .base import FINISHED, Option, Replay, RoundImpossible, RoundResult, Scorer, Table
-from .cards import RANKS
+from .cards import RANKS, read_rank
 from .forms import RoundForm, SeatList
 from .porrazo_rules import (
     EVENT_NAMES,
@@ -64,7 +64,7 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
         problems.add("rank", f"{EVENT_NAMES[event]} takes no rank.")
     if event in PROVISIONAL and data.get("limpia") is not None:
         with problems.collect():
-            read["limpia"] = read_rank_for("limpia", data["limpia"])
+            read["limpia"] = read_rank(data["limpia"], "limpia")
     with problems.collect():
         read |= read_extras(table, event, data)
     allowed = {"event", "player", "rank"} | FIELDS.get(event, set())
@@ -271,6 +271,7 @@ class Porrazo(Scorer):
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     round_name = "Peg"
     pictured = True
+    team_names = ("Us", "Them")
     layouts = {"alone": "Each for themselves", "partners": "Partnerships"}
     round_form = PegForm
     options = (

@@ -214,6 +214,8 @@ def read_counts(table: Table, given: Any, sides: Sequence[str]) -> dict[str, int
         path = f"counts.{name}"
         with problems.collect():
             side = side_named(table, name, path, sides)
+            if side in counts:
+                raise Refusal.at(path, f"{side} is counted twice.")
             if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= PACK:
                 raise Refusal.at(path, f"A side wins 0 to {PACK} cards.")
             counts[side] = count

@@ -31,7 +31,7 @@ class Names:
 
 def read_players(given: Any, counts: tuple[int, ...], game: str) -> tuple[str, ...]:
     """Check the names in seating order: how many, none empty, none too long, none twice."""
-    allowed = f"{counts[0]} to {counts[-1]}"
+    allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     if not isinstance(given, list):
         raise Refusal.at("players", f"{game} needs a list of {allowed} player names.")
     problems = Problems()

@@ -599,7 +599,7 @@ def test_round_after_the_match_finished_is_409(client: FlaskClient, duel: dict) 
         body = assert_error(
             client.post(rounds_url(duel["id"]), json=went_out("Bo", Ana=worth(3))), 409
         )
-    assert "over" in body["error"] and "Ana won" in body["error"]
+    assert body["error"] == "The match is over: Ana wins with 0! Start a new match to play on."
 
 
 def test_round_for_an_unknown_match_is_404(client: FlaskClient) -> None:

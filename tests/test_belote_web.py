@@ -653,7 +653,7 @@ def test_a_team_past_the_target_wins_and_the_match_is_closed(client: FlaskClient
     )
     with unchanged(client, match_id):
         body = refused(send(client, "POST", rounds_url(match_id), deal(82, 70, "Nous")), 409)
-    assert "over" in body["error"] and "Nous won" in body["error"]
+    assert body["error"].startswith("The match is over: Nous wins with")
 
 
 def test_a_tie_past_the_target_deals_again(client: FlaskClient) -> None:
