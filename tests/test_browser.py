@@ -87,6 +87,7 @@ def expect_totals(page: Page, *expected: str) -> None:
 
 def no_sideways_scroll(page: Page) -> None:
     """Fail if the page is wider than the phone."""
+    page.wait_for_load_state()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
@@ -259,7 +260,7 @@ def test_gaigel_through_the_phase_change_to_a_winner_then_a_phase_1_correction(
     record_gaigel_deal(page, 3, "Oben", "Aus")
     expect(page.locator(".board figcaption")).to_contain_text("Phase 2, erasing")
     record_gaigel_deal(page, 4, "Oben", "Aus")
-    expect(page.locator(".banner.winner")).to_have_text("Oben wins with 0!")
+    expect(page.locator(".banner.winner")).to_have_text("Oben wins: every stroke erased!")
     expect(page.locator(".board figcaption")).to_contain_text("Oben holds 0 strokes (I crossed)")
     no_sideways_scroll(page)
 
