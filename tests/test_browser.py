@@ -87,7 +87,6 @@ def expect_totals(page: Page, *expected: str) -> None:
 
 def no_sideways_scroll(page: Page) -> None:
     """Fail if the page is wider than the phone."""
-    page.wait_for_load_state()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
@@ -253,6 +252,7 @@ def test_gaigel_through_the_phase_change_to_a_winner_then_a_phase_1_correction(
             fieldset.get_by_label(f"Player {seat}", exact=True).fill(name)
     page.get_by_label("Strokes").fill("3")
     page.get_by_role("button", name="Start the match").tap()
+    expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
     no_sideways_scroll(page)
 
     record_gaigel_deal(page, 1, "Oben", "Aus")
