@@ -51,20 +51,15 @@ def read_count(table: Table, taken: Any, what: str, total: int) -> dict[str, int
     if not isinstance(taken, dict):
         raise Refusal.at("taken", f"Give the {what} each player took: player name → number.")
     problems = Problems()
-    seen: set[str] = set()
-    counts: dict[str, int] = {}
-    for given, count in taken.items():
-        path = f"taken.{given}"
-        with problems.collect():
-            name = table.player(given, path)
-            if name in seen:
-                raise Refusal.at(path, f"{name} is named twice.")
-            seen.add(name)
-            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
-                raise Refusal.at(path, f"{name} took between 0 and {total} {what}.")
-            counts[name] = count
+
+    def read_one(name: str, count: Any, path: str) -> int:
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
+            raise Refusal.at(path, f"{name} took between 0 and {total} {what}.")
+        return count
+
+    counts = table.each(taken, "taken", read_one, problems)
     for name in table.players:
-        if name not in seen:
+        if name not in counts:
             problems.add(f"taken.{name}", f"Say how many {what} {name} took.")
     problems.raise_any()
     if sum(counts.values()) != total:

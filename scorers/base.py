@@ -95,6 +95,30 @@ class Table:
                     return team
         raise Refusal.at(path, f"Name a team: {explain.names(list(self.teams or {}))}.")
 
+    def each(
+        self,
+        given: Mapping[Any, Any],
+        path: str,
+        read: Callable[[str, Any, str], Any],
+        problems: Problems,
+        by_team: bool = False,
+    ) -> dict[str, Any]:
+        """Read a value per player (or team) named once each, noting every mistake.
+
+        `read(name, value, path)` checks one value; names come back as written at creation.
+        """
+        name_of = self.team if by_team else self.player
+        seen: dict[str, Any] = {}
+        for given_name, value in given.items():
+            where = f"{path}.{given_name}"
+            with problems.collect():
+                name = name_of(given_name, where)
+                if name in seen:
+                    raise Refusal.at(where, f"{name} is given twice.")
+                seen[name] = None
+                seen[name] = read(name, value, where)
+        return seen
+
     def player(self, name: Any, path: str) -> str:
         """Return the seated player's name as written at creation, matched case-insensitively."""
         if isinstance(name, str):

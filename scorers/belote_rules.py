@@ -101,15 +101,13 @@ def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, A
     if not isinstance(given, dict):
         raise Refusal.at(path, f"{what} must be an object: team name → number.")
     problems = Problems()
-    read: dict[str, Any] = {}
-    for team, value in given.items():
-        with problems.collect():
-            name = table.team(team, f"{path}.{team}")
-            if name in read:
-                raise Refusal.at(f"{path}.{team}", f"{name} is given twice.")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise Refusal.at(f"{path}.{team}", f"{what} of {name} must be a whole number.")
-            read[name] = value
+
+    def read_one(name: str, value: Any, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Refusal.at(where, f"{what} of {name} must be a whole number.")
+        return value
+
+    read = table.each(given, path, read_one, problems, by_team=True)
     problems.raise_any()
     return read
 

@@ -175,19 +175,19 @@ def read_each(
     if not isinstance(given, dict):
         problems.add(path, f"{path} is an object: player name → value.")
         return {}
-    read: dict[str, Any] = {}
-    for name, value in given.items():
-        if value is None:
-            continue  # an empty box: said once below, as a missing value
-        with problems.collect():
-            player = table.player(name, f"{path}.{name}")
-            if flags and not isinstance(value, bool):
-                raise Refusal.at(f"{path}.{name}", "Say true or false.")
-            if not flags and (
-                isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 240
-            ):
-                raise Refusal.at(f"{path}.{name}", f"Card points are 0 to {PACK_POINTS}.")
-            read[player] = value
+
+    def read_one(name: str, value: Any, where: str) -> Any:
+        if flags and not isinstance(value, bool):
+            raise Refusal.at(where, "Say true or false.")
+        if not flags and (
+            isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= PACK_POINTS
+        ):
+            raise Refusal.at(where, f"Card points are 0 to {PACK_POINTS}.")
+        return value
+
+    # An empty box is said once below, as a missing value.
+    typed = {name: value for name, value in given.items() if value is not None}
+    read = table.each(typed, path, read_one, problems)
     if not flags:
         for name in table.players:
             if name not in read:

@@ -96,17 +96,14 @@ def read_declared(table: Table, given: Any) -> dict[str, list[str]]:
     if not isinstance(given, dict) or not given:
         raise Refusal.at("declared", "Give the declared rondas: player name → ranks, like [7, 7].")
     problems = Problems()
-    declared: dict[str, list[str]] = {}
-    for name, ranks in given.items():
-        path = f"declared.{name}"
-        with problems.collect():
-            player = table.player(name, path)
-            cards = read_ranks(ranks, path)
-            if len(cards) not in (2, 3) or len(set(cards)) != 1:
-                raise Refusal.at(path, f"{player} declares a pair or three of a kind, like [7, 7].")
-            if player in declared:
-                raise Refusal.at(path, f"{player} is named twice.")
-            declared[player] = cards
+
+    def read_one(player: str, ranks: Any, path: str) -> list[str]:
+        cards = read_ranks(ranks, path)
+        if len(cards) not in (2, 3) or len(set(cards)) != 1:
+            raise Refusal.at(path, f"{player} declares a pair or three of a kind, like [7, 7].")
+        return cards
+
+    declared = table.each(given, "declared", read_one, problems)
     problems.raise_any()
     return declared
 

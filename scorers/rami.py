@@ -102,20 +102,15 @@ def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: boo
     if not isinstance(data, dict):
         raise Refusal.at("hands", "Hands must be an object: player name → hand.")
     problems = Problems()
-    seen: set[str] = set()
-    hands: dict[str, dict[str, Any]] = {}
-    for given, hand in data.items():
-        path = f"hands.{given}"
-        with problems.collect():
-            name = table.player(given, path)
-            if name in seen:
-                raise Refusal.at(path, f"{name}'s hand is given twice.")
-            seen.add(name)
-            if name not in expected:
-                raise Refusal.at(path, f"{name} went out and has no hand to count.")
-            hands[name] = read_hand(hand, path, name, need_value)
+
+    def read_one(name: str, hand: Any, path: str) -> dict[str, Any]:
+        if name not in expected:
+            raise Refusal.at(path, f"{name} went out and has no hand to count.")
+        return read_hand(hand, path, name, need_value)
+
+    hands = table.each(data, "hands", read_one, problems)
     for name in expected:
-        if need_value and name not in seen:
+        if need_value and name not in hands:
             problems.add(f"hands.{name}", missing(name))
     problems.raise_any()
     return {name: hands[name] for name in expected if name in hands}

@@ -602,7 +602,7 @@ def test_a_29th_hand_is_refused():
         (no_hearts(counts(2, 5, 0, 5), "Bo"), "taken", "add up to 13"),
         (hand("no_tricks", {"Ana": 3, "Bo": 4, "Cy": 6}), "taken.Di", "Di"),
         (hand("no_tricks", {**TRICKS, "Zed": 0}), "taken.Zed", "not a player"),
-        (hand("no_tricks", {**TRICKS, "bo": 4}), "taken.bo", "named twice"),
+        (hand("no_tricks", {**TRICKS, "bo": 4}), "taken.bo", "given twice"),
         (hand("no_tricks", counts(0, 14, 0, 0)), "taken.Bo", "between 0 and 13"),
         (hand("no_tricks", counts(3, -1, 0, 11)), "taken.Bo", "between 0 and 13"),
         (hand("no_tricks", {**TRICKS, "Bo": "4"}), "taken.Bo", "between 0 and 13"),
