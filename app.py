@@ -11,7 +11,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 import store
-from web import api, close_db, errors, pages
+from web import api, close_db, errors, pages, players, transfer
 
 csrf = CSRFProtect()
 
@@ -35,6 +35,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(transfer.bp)
+    app.register_blueprint(players.bp)
     errors.register(app)
     app.teardown_appcontext(close_db)
     return app

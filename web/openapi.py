@@ -6,6 +6,8 @@ from typing import Any
 
 from scorers import GAMES
 
+from . import players, transfer
+
 JSON = "application/json"
 
 
@@ -284,7 +286,7 @@ def document() -> dict[str, Any]:
             ("page", {"type": "integer", "minimum": 1}),
         )
     ]
-    return {
+    described = {
         "openapi": "3.1.0",
         "info": {
             "title": "Tablescore",
@@ -395,3 +397,6 @@ def document() -> dict[str, Any]:
         },
         "components": {"schemas": SCHEMAS},
     }
+    # The players' and the export/import blueprints describe their own paths.
+    described["paths"] |= players.OPENAPI_PATHS | transfer.OPENAPI_PATHS
+    return described
