@@ -197,6 +197,35 @@ def remember(db: Database, match: Match, replay: Replay, change: store.Change) -
     return load(db, match.id)
 
 
+def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
+    """Replay a match's rounds under other options, typed as text; nothing is stored."""
+    known = {option.name: option for option in match.scorer.options}
+    # A switch that follows other options (coinche rounding) follows the changed ones too.
+    options = {k: v for k, v in match.table.options.items() if not known[k].derived}
+    for name, text in changed.items():
+        if name not in known:
+            raise Refusal.at(name, f"{match.scorer.name} has no option {name!r}.")
+        options[name] = known[name].parse(text)
+    options = match.scorer.resolve_options(options, match.table.players)
+    table = Table(match.table.players, options, match.table.teams)
+    try:
+        replay = match.scorer.replay(table, [r.input for r in match.rounds])
+    except RoundImpossible as impossible:
+        raise Refusal(
+            f"Under these options round {impossible.n} could not be scored: "
+            f"{impossible.refusal.message}"
+        ) from None
+    return WhatIf(options, replay)
+
+
+@dataclass
+class WhatIf:
+    """A match replayed under other options: the options in force and what they lead to."""
+
+    options: dict[str, Any]
+    replay: Replay
+
+
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return a match's change log, oldest first."""
     if store.get_match(db, match_id) is None:

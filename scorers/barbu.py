@@ -21,7 +21,7 @@ from .barbu_rules import (
     read_hand,
     settle,
 )
-from .base import Option, Replay, RoundImpossible, RoundResult, Scorer, Table
+from .base import Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
 from .forms import RoundForm, SeatList
 from .refusal import Refusal
 
@@ -241,6 +241,42 @@ class Barbu(Scorer):
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one hand's shape; whose turn it is is checked on replay."""
         return read_hand(table, data)
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Write RULES.md §3: the seven contracts, the doubles and the obligation."""
+        texts = {
+            "no_tricks": "−2 a trick (−26 in all).",
+            "no_queens": "−6 a queen (−24).",
+            "no_hearts": "−2 a heart, the A♥ −6 (−30).",
+            "no_last_two": "−10 for the second-last trick, −20 for the last (−30).",
+            "barbu": "−20 for the K♥.",
+            "trumps": "+5 a trick (+65).",
+            "dominoes": "+45, +20, +5, −5 in the order out (+65).",
+        }
+        rules = [
+            Rule(CONTRACTS[c], text, lambda entered, _r, c=c: entered["contract"] == c)
+            for c, text in texts.items()
+        ]
+        return [
+            Rule(
+                "Declarers",
+                f"{options['first_declarer']} declares the first seven hands, one of each "
+                "contract; then the next seat, round the table: 28 hands.",
+            ),
+            *rules,
+            Rule(
+                "Doubles",
+                "Any player may double any other in a negative contract; only the declarer may "
+                "be doubled in trumps and dominoes; the declarer only redoubles. Pair by pair, "
+                "the difference of raw scores moves once (twice when redoubled).",
+                lambda entered, _result: bool(entered["doubles"]),
+            ),
+            Rule(
+                "Obligation",
+                "In the declarer's seven hands every other player doubles the declarer at "
+                "least twice.",
+            ),
+        ]
 
     def contract_name(self, contract: str) -> str:
         """Name a contract as the sheet shows it."""

@@ -44,9 +44,25 @@ class Option:
         """Say whether the option is a yes/no switch (neither a choice, a number nor a player)."""
         return not self.choices and self.minimum is None and not self.player
 
+    @property
+    def derived(self) -> bool:
+        """Say whether the option is a switch that follows other options unless set."""
+        return self.is_flag and callable(self.default)
+
     def default_for(self, players: tuple[str, ...], chosen: Mapping[str, Any]) -> Any:
         """Return the default in force for these players and the options chosen so far."""
         return self.default(players, chosen) if callable(self.default) else self.default
+
+    def parse(self, text: str) -> Any:
+        """Turn an option typed as text (a web address's ?target=500) into its value's type."""
+        if self.is_flag:
+            return {"true": True, "yes": True, "on": True}.get(text.lower(), False)
+        if self.minimum is not None:
+            try:
+                return int(text)
+            except ValueError:
+                raise Refusal.at(self.name, f"{self.label} is a whole number.") from None
+        return text
 
     def read(self, value: Any, players: tuple[str, ...]) -> Any:
         """Check one given value, returning it in its stored type."""
@@ -159,6 +175,16 @@ class Replay:
         self.ended_after = len(self.rounds) + 1
 
 
+@dataclass(frozen=True)
+class Rule:
+    """One rule as a match plays it, and how to spot the rounds it scored."""
+
+    title: str
+    text: str
+    applies: Callable[[Mapping[str, Any], RoundResult], bool] | None = None
+    """Whether the rule produced a number in a round (entered, result); None for every round."""
+
+
 class RoundImpossible(Exception):
     """A round cannot be scored where it stands: refused (422), or waiting on another (409)."""
 
@@ -211,6 +237,10 @@ class Scorer(ABC):
             options = self.resolve_options(options, players or seats(counts[0]))
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Return the game's rules as written for a match played under these options."""
+        return []
 
     def banner(self, replay: Replay) -> str:
         """Say who won a finished match, as the banner over its sheet does."""

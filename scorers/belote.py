@@ -19,7 +19,7 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
+from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
 from .belote_rules import (
     ALL_TRUMP,
     ANNOUNCEMENTS,
@@ -282,6 +282,73 @@ class Belote(Scorer):
                 "options.rounding",
                 "Coinche rounds by its rules: official rules always round, maison never.",
             )
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Write RULES.md §2 for this match's variant, rules, litige, rounding and target."""
+        official = options["rules"] == "official"
+        result_is = lambda *words: lambda _entered, result: result.extra["result"] in words  # noqa: E731
+        rules = [
+            Rule(
+                "Card points",
+                "Trumps: J 20, 9 14, A 11, 10 10, K 4, Q 3. Other suits: A 11, 10 10, K 4, Q 3, "
+                f"J 2. No trump: the ace is worth {19 if official else 11} "
+                f"(a deal of {162 if official else 130}). The last trick adds 10, or 100 "
+                "with a capot (252 in all); belote-rebelote 20; announcements as announced.",
+            ),
+            Rule(
+                "Made",
+                "The takers' total must be strictly above the defence's; then each team "
+                "scores its total"
+                + (" and the takers add the contract." if options["variant"] == "coinche" else "."),
+                result_is("made", "capot"),
+            ),
+            Rule(
+                "Fall",
+                "Otherwise the defence scores the whole deal with its belote and every "
+                "announcement, and the takers keep only their belote.",
+                result_is("fall"),
+            ),
+            Rule(
+                "Litige",
+                "Equal totals: the defence scores its total and the takers' total waits in "
+                "reserve for the next deal's winner."
+                if options["litige"] == "reserve"
+                else "Equal totals count as a fall.",
+                lambda _entered, result: (
+                    result.extra["result"] == "litige" or "reserve" in " ".join(result.explanation)
+                ),
+            ),
+        ]
+        if options["variant"] == "coinche":
+            rules.append(
+                Rule(
+                    "Contract and coinche",
+                    "The takers must reach the contract (capot 250, générale 500 with the taker "
+                    "alone). Coinche doubles and surcoinche quadruples: (160 + contract + "
+                    + (
+                        "announcements + belote) × the multiplier."
+                        if official
+                        else "announcements) × the multiplier, + belote."
+                    ),
+                    lambda entered, _result: entered.get("coinche", "none") != "none",
+                )
+            )
+        if options["rounding"]:
+            rules.append(
+                Rule(
+                    "Rounding",
+                    "Each team's deal score is rounded to the nearest ten, 5 going up.",
+                    lambda _entered, result: "Rounded" in " ".join(result.explanation),
+                )
+            )
+        rules.append(
+            Rule(
+                "The end",
+                f"At the end of the deal where a team reaches {options['target']}, the higher "
+                "total wins; equal totals deal again.",
+            )
+        )
+        return rules
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one deal."""

@@ -196,7 +196,7 @@ class MatchForm(RefusalOnFields):
         chosen = dict(self.preset)
         for option in self.shown_options():
             value = self[f"option_{option.name}"].data
-            if value is None or (option.is_flag and callable(option.default) and not value):
+            if value is None or (option.derived and not value):
                 continue
             if option.player:
                 seat = seats(len(self[f"option_{option.name}"].choices)).index(value)

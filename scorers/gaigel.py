@@ -12,7 +12,7 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
+from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
 from .forms import RoundForm, SeatList
 from .gaigel_rules import (
     AUS,
@@ -292,6 +292,51 @@ class Gaigel(Scorer):
         """Build the deal form of the match's mode."""
         form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
         return form(table, *args, **kwargs)
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Write RULES.md §4 for this match's mode, strokes and variants."""
+        if options["mode"] == "three":
+            return [
+                Rule(
+                    "Game points",
+                    "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick gets "
+                    "0 and the others 6 and 3; one player alone with tricks gets 9. Ties cut.",
+                ),
+                Rule("Sessions", "Ten deals a session, three sessions; most game points wins."),
+            ]
+        outcome_is = lambda *names: lambda entered, _r: entered["outcome"] in names  # noqa: E731
+        rules = [
+            Rule("Aus", "101 or more, called correctly: a single.", outcome_is("aus")),
+            Rule("Gaigel", "Aus while the losers took no trick: a double.", outcome_is("gaigel")),
+            Rule(
+                "Untergaigeln and Übergaigeln",
+                "Calling Aus under 101, or playing on past 101 and being caught: the other team "
+                "wins a double.",
+                outcome_is("untergaigeln", "uebergaigeln"),
+            ),
+            Rule(
+                "Checking the Aus",
+                "Card points plus marriages (40 in trumps, 20 otherwise, once the team has a "
+                "trick) must reach 101.",
+                lambda entered, _r: bool(entered.get("evidence")),
+            ),
+            Rule(
+                "Giving strokes",
+                f"Until all {options['strokes']} strokes are given, the losers take 1 (single) "
+                "or 2 (double), never more than are left.",
+                lambda _e, result: "given" in " ".join(result.explanation),
+            ),
+            Rule(
+                "Erasing strokes",
+                "Then the winners erase 1 or 2 of their own; the first team with none wins. "
+                "A team that took no stroke wins when the giving ends.",
+                lambda _e, result: "erases" in " ".join(result.explanation),
+            ),
+        ]
+        for variant in VARIANTS:
+            if options[variant]:
+                rules.append(Rule(OUTCOMES[variant][0], "Wins a single.", outcome_is(variant)))
+        return rules
 
     def outcome_name(self, outcome: str) -> str:
         """Name an outcome as the table says it."""

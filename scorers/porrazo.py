@@ -11,7 +11,16 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundImpossible, RoundResult, Scorer, Table
+from .base import (
+    FINISHED,
+    Option,
+    Replay,
+    RoundImpossible,
+    RoundResult,
+    Rule,
+    Scorer,
+    Table,
+)
 from .cards import RANKS, read_rank
 from .forms import RoundForm, SeatList
 from .porrazo_rules import (
@@ -329,6 +338,49 @@ class Porrazo(Scorer):
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one event's shape; what is pending is checked on replay."""
         return read_event(table, data)
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Write RULES.md §5 for this match's target, card count and runs."""
+        kind_is = lambda *kinds: lambda entered, _r: entered["event"] in kinds  # noqa: E731
+        count = (
+            "the most cards score the difference with the next side"
+            if options["card_count"] == "difference"
+            else "a side scores its cards over 26"
+        )
+        return [
+            Rule(
+                "Values by rank",
+                "Ronda, porrazo, limpia: K 4, Q 3, J 2, A–10 1. Rondín and counter-porrazo: "
+                "12, 9, 6, 3. Four of a kind: 24, 18, 12, 6. A card in place: A 1 to 4 4.",
+                kind_is("ronda", "rondin", "four_of_a_kind", "limpia", "in_place"),
+            ),
+            Rule(
+                "Porrazo and its answers",
+                "A porrazo waits for the next card: a third matching card is a counter-porrazo "
+                "that voids it; a fourth is a San Benito and wins the game.",
+                kind_is("porrazo", "counter_porrazo", "san_benito", "confirm"),
+            ),
+            Rule(
+                "Rondas",
+                "Only the best declared hand scores: a rondín beats a ronda, then rank, then "
+                "the seat nearest the dealer's left.",
+                kind_is("rondas"),
+            ),
+            Rule(
+                "Limpia",
+                "Clearing the table scores by the last card of the run captured"
+                + (", runs going on from K to A." if options["wrap"] else "."),
+                lambda entered, _r: entered["event"] == "limpia" or bool(entered.get("limpia")),
+            ),
+            Rule(
+                "Tendido",
+                "The dealer's four extra cards in two pairs: cards in place, and sets with the "
+                "table's cards, in the best arrangement.",
+                kind_is("tendido"),
+            ),
+            Rule("Card count", f"At the end of the hand {count}.", kind_is("cards")),
+            Rule("The end", f"The first side to reach {options['target']} wins at once."),
+        ]
 
     def summary(self, event: Mapping[str, Any]) -> str:
         """Say a peg in a few words: "Bo · Porrazo 6"."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from wtforms import (
@@ -18,7 +18,7 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Scorer, Table
+from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
 from .cards import JOKER, RANKS, read_ranks
 from .forms import RoundForm, SeatList
 from .refusal import Problems, Refusal
@@ -270,6 +270,45 @@ class Rami(Scorer):
         ),
     )
 
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Write RULES.md §1 for this match's target, rami sec and never-melded values."""
+        cap = min(options["unmelded_cap"], options["target"] // 2)
+        unmelded = any_hand(lambda hand: not hand["melded"])
+        return [
+            Rule(
+                "Cards left in hand",
+                "Joker 20, ace 11, J, Q and K 10, 2 to 10 their face value.",
+                lambda entered, _: entered["outcome"] != RAMI_SEC,
+            ),
+            Rule(
+                "Going out",
+                "Whoever goes out scores 0; everyone else scores the cards left in hand.",
+                lambda entered, _: entered["outcome"] == OUT,
+            ),
+            Rule(
+                "Rami sec",
+                f"Going out at the first meld, before anyone else melded: every opponent "
+                f"scores {options['rami_sec_points']}, whatever they hold.",
+                lambda entered, _: entered["outcome"] == RAMI_SEC,
+            ),
+            Rule(
+                "Blocked",
+                "When the stock runs out the lowest hand scores 0 (tied lowest hands all 0).",
+                lambda entered, _: entered["outcome"] == BLOCKED,
+            ),
+            Rule(
+                "Never melded",
+                f"A loser who never melded scores the hand + {options['unmelded_bonus']}, "
+                f"at most {cap}.",
+                lambda entered, _: entered["outcome"] != RAMI_SEC and unmelded(entered),
+            ),
+            Rule(
+                "The end",
+                f"When a total reaches {options['target']} the lowest total wins; a tie for "
+                "lowest plays another round.",
+            ),
+        ]
+
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check who went out, how, and every hand that counts."""
         if not isinstance(data, dict):
@@ -325,6 +364,11 @@ class Rami(Scorer):
                 settle(replay, options["target"], result.explanation)
             replay.rounds.append(result)
         return replay
+
+
+def any_hand(test: Callable[[Mapping[str, Any]], bool]) -> Callable[[Mapping[str, Any]], bool]:
+    """Build a check that some hand of an entered round passes `test`."""
+    return lambda entered: any(test(hand) for hand in entered["hands"].values())
 
 
 def score_round(table: Table, entered: Mapping[str, Any], cap: int) -> RoundResult:

@@ -105,6 +105,28 @@ def log(match_id: int) -> ResponseReturnValue:
     return jsonify(changes=[change_json(change) for change in matches.changes(get_db(), match_id)])
 
 
+@bp.get("/matches/<int:match_id>/whatif")
+def what_if(match_id: int) -> ResponseReturnValue:
+    """Replay the match under other options and answer both results; nothing is stored."""
+    played = matches.load(get_db(), match_id)
+    other = matches.what_if(played, dict(request.args))
+    return jsonify(
+        options=other.options,
+        actual=result_json(played.replay),
+        whatif=result_json(other.replay),
+    )
+
+
+def result_json(replay: Any) -> dict[str, Any]:
+    """Return a replay's outcome: totals, status, winner and when it ended."""
+    return {
+        "totals": replay.totals,
+        "status": replay.status,
+        "winner": replay.winner,
+        "ended_after": replay.ended_after,
+    }
+
+
 @bp.get("/openapi.json")
 def openapi_document() -> ResponseReturnValue:
     """Describe this API as an OpenAPI 3 document."""

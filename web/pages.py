@@ -13,6 +13,8 @@ from scorers import GAMES, Refusal
 from scorers.forms import RefusalOnFields, match_form
 
 from . import get_db
+from .chart import chart
+from .entered import entered
 
 bp = Blueprint("pages", __name__)
 
@@ -21,8 +23,14 @@ RECENT = 5
 
 @bp.app_context_processor
 def games() -> dict[str, Any]:
-    """Let every template name the games."""
-    return {"games": GAMES}
+    """Let every template name the games and draw a match's chart."""
+    return {"games": GAMES, "chart": chart}
+
+
+@bp.app_template_filter("entered")
+def entered_filter(value: Any) -> str:
+    """Say an entered round in one compact line."""
+    return entered(value)
 
 
 def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tuple[Any, int]:
@@ -60,12 +68,73 @@ def new_match(game: str) -> ResponseReturnValue:
     return render_template("new_match.html", form=form, scorer=scorer), status
 
 
+def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseReturnValue:
+    """Render the match page: the sheet with its corrections, the chart, the round form."""
+    log = matches.changes(get_db(), played.id)
+    corrected: dict[int, list[dict[str, Any]]] = {}
+    for change in log:
+        if change["action"] == "correct":
+            corrected.setdefault(change["round_id"], []).append(change)
+    removed = [change for change in log if change["action"] == "remove"]
+    page = render_template(
+        "match.html", match=played, form=form, corrected=corrected, removed=removed
+    )
+    return page, status
+
+
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int) -> ResponseReturnValue:
     """Show the score sheet and the form for the next round."""
     played = matches.load(get_db(), match_id)
-    form = played.scorer.round_form(played.table, state=played.replay.state)
-    return render_template("match.html", match=played, form=form)
+    return show_match(played, played.scorer.round_form(played.table, state=played.replay.state))
+
+
+@bp.get("/matches/<int:match_id>/rounds/<int:n>/why")
+def why(match_id: int, n: int) -> ResponseReturnValue:
+    """Walk through one round rule by rule, with the numbers the table entered."""
+    played = matches.load(get_db(), match_id)
+    stored = played.round(n)
+    result = played.replay.rounds[n - 1]
+    before = played.replay.rounds[n - 2].totals if n > 1 else dict.fromkeys(result.totals, 0)
+    history = [c for c in matches.changes(get_db(), match_id) if c["round_id"] == stored.id]
+    return render_template(
+        "why.html", match=played, stored=stored, result=result, before=before, history=history
+    )
+
+
+@bp.get("/matches/<int:match_id>/rules")
+def rules(match_id: int) -> ResponseReturnValue:
+    """Show the rules this match is played under, each with the rounds it scored."""
+    played = matches.load(get_db(), match_id)
+    applied = [
+        (
+            rule,
+            [
+                stored.n
+                for stored, result in played.played()
+                if rule.applies and rule.applies(stored.input, result)
+            ],
+        )  # fmt: skip
+        for rule in played.scorer.rules(played.table.options)
+    ]
+    return render_template("rules.html", match=played, applied=applied)
+
+
+@bp.get("/matches/<int:match_id>/whatif")
+def what_if(match_id: int) -> ResponseReturnValue:
+    """Replay the match under other options, beside the real result; nothing is stored."""
+    played = matches.load(get_db(), match_id)
+    changed = {key: value for key, value in request.args.items() if value != ""}
+    if not changed:
+        return render_template("whatif.html", match=played, other=None, changed={})
+    try:
+        other = matches.what_if(played, changed).replay
+    except Refusal as refusal:
+        page = render_template(
+            "whatif.html", match=played, other=None, changed=changed, refusal=refusal
+        )
+        return page, 422
+    return render_template("whatif.html", match=played, other=other, changed=changed)
 
 
 @bp.post("/matches/<int:match_id>/rounds")
@@ -74,13 +143,13 @@ def add_round(match_id: int) -> ResponseReturnValue:
     played = matches.load(get_db(), match_id)
     form = played.scorer.round_form(played.table, request.form, state=played.replay.state)
     if form.follow_taps(request.form):
-        return render_template("match.html", match=played, form=form)
+        return show_match(played, form)
     n = len(played.rounds) + 1
     recorded, status = submit(form, lambda data: matches.add_round(get_db(), match_id, data))
     if recorded:
         flash(f"{played.scorer.round_name} {n} recorded.")
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
-    return render_template("match.html", match=played, form=form), status
+    return show_match(played, form, status)
 
 
 @bp.route("/matches/<int:match_id>/rounds/<int:n>/edit", methods=["GET", "POST"])

@@ -1,0 +1,61 @@
+"""The running totals of a match as an SVG line chart, computed here so the template only draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matches import Match
+
+WIDTH, HEIGHT = 340, 200
+LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 24
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 4", "10 4", "4 2 1 2", "3 6")
+"""Each line's dash pattern, so the sides stay apart without relying on colour."""
+
+
+@dataclass
+class Line:
+    """One side's running totals as an SVG polyline."""
+
+    side: str
+    points: str
+    dash: str
+    last: tuple[float, float]
+
+
+@dataclass
+class Chart:
+    """What the template needs to draw the chart: lines, the zero line and the scale."""
+
+    lines: list[Line]
+    low: int
+    high: int
+    zero_y: float
+    rounds: int
+
+
+def chart(match: Match) -> Chart | None:
+    """Scale every side's running total into the chart's box; None before the first round."""
+    rounds = match.replay.rounds
+    if not rounds:
+        return None
+    sides = list(match.replay.totals)
+    series = {side: [0, *(result.totals[side] for result in rounds)] for side in sides}
+    low = min(0, *(value for values in series.values() for value in values))
+    high = max(1, *(value for values in series.values() for value in values))
+
+    def x(index: int) -> float:
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / len(rounds), 1)
+
+    def y(value: int) -> float:
+        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
+
+    lines = [
+        Line(
+            side,
+            " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+            DASHES[n % len(DASHES)],
+            (x(len(values) - 1), y(values[-1])),
+        )
+        for n, (side, values) in enumerate(series.items())
+    ]
+    return Chart(lines, low, high, y(0), len(rounds))
