@@ -251,6 +251,15 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "properties": {"round": ref("Round"), "match": ref("Match")},
     },
+    "Outcome": {
+        "type": "object",
+        "properties": {
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "status": {"type": "string", "enum": ["playing", "finished"]},
+            "winner": {"type": ["string", "null"]},
+            "ended_after": {"type": ["integer", "null"]},
+        },
+    },
     "Change": {
         "type": "object",
         "properties": {
@@ -386,6 +395,28 @@ def document() -> dict[str, Any]:
                         )
                     }
                     | refusals(404),
+                }
+            },
+            "/api/matches/{match_id}/whatif": {
+                "get": {
+                    "summary": "The same rounds replayed under other options; nothing is stored",
+                    "description": "Give the options to change as query parameters, "
+                    "e.g. ?rules=official&target=2000.",
+                    "parameters": [MATCH_ID],
+                    "responses": {
+                        "200": answer(
+                            "The options used, the real result and the what-if result",
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "options": {"type": "object"},
+                                    "actual": ref("Outcome"),
+                                    "whatif": ref("Outcome"),
+                                },
+                            },
+                        )
+                    }
+                    | refusals(404, 422),
                 }
             },
             "/api/openapi.json": {
