@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlite_utils import Database
@@ -200,20 +201,33 @@ def remember(db: Database, match: Match, replay: Replay, change: store.Change) -
 def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
     """Replay a match's rounds under other options, typed as text; nothing is stored."""
     known = {option.name: option for option in match.scorer.options}
-    # A switch that follows other options (coinche rounding) follows the changed ones too.
-    options = {k: v for k, v in match.table.options.items() if not known[k].derived}
+    players, stored = match.table.players, match.table.options
+    # A switch left to follow other options (coinche rounding) follows the changed ones too.
+    options = {
+        name: value
+        for name, value in stored.items()
+        if not (known[name].derived and value == known[name].default_for(players, stored))
+    }
     for name, text in changed.items():
         if name not in known:
             raise Refusal.at(name, f"{match.scorer.name} has no option {name!r}.")
         options[name] = known[name].parse(text)
-    options = match.scorer.resolve_options(options, match.table.players)
-    table = Table(match.table.players, options, match.table.teams)
     try:
-        replay = match.scorer.replay(table, [r.input for r in match.rounds])
-    except RoundImpossible as impossible:
+        options = match.scorer.resolve_options(options, players)
+    except Refusal as refusal:
+        fields = {path.removeprefix("options."): said for path, said in refusal.fields.items()}
+        raise Refusal(refusal.message, fields) from None
+    table = Table(players, options, match.table.teams)
+    n = 0
+    try:
+        # Rounds are read again: other options may change what a round may say.
+        inputs = [match.scorer.read_round(table, r.input) for n, r in enumerate(match.rounds, 1)]
+        replay = match.scorer.replay(table, inputs)
+    except (Refusal, RoundImpossible) as refused:
+        n, refusal = (refused.n, refused.refusal) if isinstance(refused, RoundImpossible) else (
+            n, refused)  # fmt: skip
         raise Refusal(
-            f"Under these options round {impossible.n} could not be scored: "
-            f"{impossible.refusal.message}"
+            f"Under these options round {n} could not be scored: {refusal.message}"
         ) from None
     return WhatIf(options, replay)
 
@@ -248,9 +262,22 @@ class Page:
 
 
 def find(
-    db: Database, *, game: Any = None, player: Any = None, status: Any = None, page: Any = 1
+    db: Database,
+    *,
+    game: Any = None,
+    player: Any = None,
+    status: Any = None,
+    since: Any = None,
+    until: Any = None,
+    page: Any = 1,
 ) -> Page:
-    """Check history filters and return one page of matches, newest first."""
+    """Check history filters and return one page of matches, newest first.
+
+    `since` and `until` are the `from` and `to` days (YYYY-MM-DD, UTC) the match was created in.
+    """
+    first, last = day(since, "from"), day(until, "to")
+    if first and last and first > last:
+        raise Refusal.at("to", f"To ({last}) is before from ({first}): swap them.")
     if game:
         scorer_for(game)
     if status and status not in (PLAYING, FINISHED):
@@ -261,5 +288,23 @@ def find(
         page = 0
     if page < 1:
         raise Refusal.at("page", "Page is a whole number from 1.")
-    rows, total = store.find_matches(db, game=game, player=player, status=status, page=page)
+    rows, total = store.find_matches(
+        db, game=game, player=player, status=status, since=first, until=last, page=page
+    )
     return Page(rows, page, total)
+
+
+def day(text: Any, field: str) -> date | None:
+    """Read a history filter's day, written YYYY-MM-DD; an empty one filters nothing."""
+    if not text:
+        return None
+    try:
+        read = date.fromisoformat(text)
+    except (TypeError, ValueError):
+        read = None
+    # fromisoformat also takes 20240301 and 2024-W09-5; the filter promises one spelling.
+    if read is None or read.isoformat() != text:
+        raise Refusal.at(
+            field, f"{field.capitalize()} is a day written YYYY-MM-DD, like 2024-03-01."
+        )
+    return read

@@ -95,3 +95,28 @@ def m001_matches(db: Database) -> None:
             BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
             """
         )
+
+
+@migrations()
+def m002_player_keys(db: Database) -> None:
+    """Give every seat the player it belongs to, and keep an append-only log of renames."""
+    # A seat's name stays as the table typed it; player_key says who that was. Renaming a
+    # player rewrites only this key, so the matches themselves are never rewritten.
+    db.table("seats").add_column("player_key", str)
+    db.execute("UPDATE seats SET player_key = name_key")
+    db.table("seats").transform(not_null={"player_key"})
+    db.table("seats").create_index(["player_key", "match_id"])
+    db.table("renames").create(
+        {"id": int, "from_key": str, "to_name": str, "at_utc": str},
+        pk="id",
+        not_null=["from_key", "to_name", "at_utc"],
+        strict=True,
+    )
+    # Like the change log: the history of who was renamed into whom is never rewritten.
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""
+            CREATE TRIGGER renames_refuse_{verb.lower()} BEFORE {verb} ON renames
+            BEGIN SELECT RAISE(ABORT, 'the renames log is append-only'); END
+            """
+        )

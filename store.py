@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +95,13 @@ def insert_match(
         .last_pk
     )
     db.table("seats").insert_all(
-        {"match_id": match_id, "seat": seat, "name": name, "name_key": name.casefold()}
+        {
+            "match_id": match_id,
+            "seat": seat,
+            "name": name,
+            "name_key": name.casefold(),
+            "player_key": name.casefold(),
+        }
         for seat, name in enumerate(players)
     )
     return match_id
@@ -208,10 +214,15 @@ def find_matches(
     game: str | None = None,
     player: str | None = None,
     status: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
     page: int = 1,
     per_page: int = PAGE_SIZE,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Return one page of matches, newest first, and how many match the filters in all."""
+    """Return one page of matches, newest first, and how many match the filters in all.
+
+    `since` and `until` are UTC days, both included, of the match's creation.
+    """
     where, params = [], []
     if game:
         where.append("game = ?")
@@ -220,8 +231,15 @@ def find_matches(
         where.append("status = ?")
         params.append(status)
     if player:
-        where.append("id in (select match_id from seats where name_key = ?)")
+        where.append("id in (select match_id from seats where player_key = ?)")
         params.append(player.strip().casefold())
+    if since:
+        where.append("created_utc >= ?")
+        params.append(since.isoformat())
+    if until:
+        # Stored times sort as text, so "before the next day" takes all of the last one.
+        where.append("created_utc < ?")
+        params.append((until + timedelta(days=1)).isoformat())
     clause = f"where {' and '.join(where)}" if where else ""
     total = next(db.query(f"select count(*) as n from matches {clause}", params))["n"]
     rows = db.query(
@@ -229,3 +247,80 @@ def find_matches(
         [*params, per_page, (page - 1) * per_page],
     )
     return [decoded(row) for row in rows], total
+
+
+def player_seats(db: Database, player_key: str | None = None) -> list[dict[str, Any]]:
+    """Return seats with their match's cached row, newest match first; one player's if given.
+
+    Each row is the decoded match plus the seat's `seat_name` and `player_key`.
+    """
+    clause, params = ("where s.player_key = ?", [player_key]) if player_key else ("", [])
+    rows = db.query(
+        "select s.name as seat_name, s.player_key, m.* from seats s "
+        f"join matches m on m.id = s.match_id {clause} order by m.id desc, s.seat",
+        params,
+    )
+    return [decoded(row) for row in rows]
+
+
+def table_mates(db: Database, player_key: str) -> list[dict[str, Any]]:
+    """Return every seat of the matches a player sat in, theirs included."""
+    return list(
+        db.query(
+            "select match_id, name, player_key from seats where match_id in "
+            "(select match_id from seats where player_key = ?) order by match_id, seat",
+            [player_key],
+        )
+    )
+
+
+def spellings(db: Database) -> list[str]:
+    """Return every name players were given, oldest first: typed at a table, or by a rename."""
+    # A seat spells its player's name only while it still belongs to the name typed on it.
+    query = """
+        select s.name, m.created_utc as at, 0 as renamed from seats s
+        join matches m on m.id = s.match_id where s.name_key = s.player_key
+        union all select to_name, at_utc, 1 from renames
+        order by at, renamed
+    """
+    return [row["name"] for row in db.query(query)]
+
+
+def has_player(db: Database, player_key: str) -> bool:
+    """Say whether anyone with this key has sat at a table."""
+    return any(db.query("select 1 from seats where player_key = ? limit 1", [player_key]))
+
+
+def shared_matches(db: Database, player_key: str, other_key: str) -> int:
+    """Count the matches two players both sat in."""
+    query = (
+        "select count(*) as n from seats a join seats b on b.match_id = a.match_id "
+        "where a.player_key = ? and b.player_key = ?"
+    )
+    return next(db.query(query, [player_key, other_key]))["n"]
+
+
+def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
+    """Move a player's seats to the key of their new name, and log the rename."""
+    db.execute(
+        "update seats set player_key = ? where player_key = ?", [to_name.casefold(), player_key]
+    )
+    db.table("renames").insert({"from_key": player_key, "to_name": to_name, "at_utc": at})
+
+
+def match_ids(db: Database) -> list[int]:
+    """Return the id of every match, oldest first."""
+    return [row["id"] for row in db.query("select id from matches order by id")]
+
+
+def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return every round ever entered in a match, removed ones too, in the order entered."""
+    return [
+        decoded(row)
+        for row in db.query("select * from rounds where match_id = ? order by id", [match_id])
+    ]
+
+
+def has_uid(db: Database, uid: str) -> bool:
+    """Say whether a match with this uid is stored already."""
+    return any(db.query("select 1 from matches where uid = ?", [uid]))

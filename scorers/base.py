@@ -56,7 +56,11 @@ class Option:
     def parse(self, text: str) -> Any:
         """Turn an option typed as text (a web address's ?target=500) into its value's type."""
         if self.is_flag:
-            return {"true": True, "yes": True, "on": True}.get(text.lower(), False)
+            said = {"true": True, "yes": True, "on": True, "1": True}
+            said |= {"false": False, "no": False, "off": False, "0": False}
+            if text.lower() not in said:
+                raise Refusal.at(self.name, f"{self.label} is yes or no.")
+            return said[text.lower()]
         if self.minimum is not None:
             try:
                 return int(text)

@@ -315,7 +315,7 @@ class Belote(Scorer):
                 if options["litige"] == "reserve"
                 else "Equal totals count as a fall.",
                 lambda _entered, result: (
-                    result.extra["result"] == "litige" or "reserve" in " ".join(result.explanation)
+                    result.extra["tie"] or "reserve" in " ".join(result.explanation)
                 ),
             ),
         ]
@@ -390,7 +390,7 @@ class Belote(Scorer):
                 deal.scores,
                 deal.explanation,
                 dict(replay.totals),
-                {"result": deal.result, "reserve": reserve},
+                {"result": deal.result, "reserve": reserve, "tie": deal.tie},
             )
             replay.state["reserve"] = reserve
             if replay.status != FINISHED:

@@ -246,6 +246,8 @@ class Deal:
     """The team that wins the deal and so takes a pending reserve; None after a litige."""
     held: int = 0
     """The takers' points put in reserve by a litige."""
+    tie: bool = False
+    """The two teams made the same total (a litige, or a fall when ties count as one)."""
 
 
 def team_totals(table: Table, deal: Mapping[str, Any]) -> tuple[dict[str, int], list[str]]:
@@ -276,6 +278,7 @@ def score_deal(table: Table, deal: Mapping[str, Any]) -> Deal:
     sides = Sides(table, deal, takers, defence, totals)
     scored = sides.coinche() if table.options["variant"] == "coinche" else sides.classic()
     scored.explanation[:0] = sentences
+    scored.tie = sides.tied()
     return scored
 
 

@@ -352,7 +352,7 @@ class Porrazo(Scorer):
                 "Values by rank",
                 "Ronda, porrazo, limpia: K 4, Q 3, J 2, A–10 1. Rondín and counter-porrazo: "
                 "12, 9, 6, 3. Four of a kind: 24, 18, 12, 6. A card in place: A 1 to 4 4.",
-                kind_is("ronda", "rondin", "four_of_a_kind", "limpia", "in_place"),
+                kind_is(*RANKED),
             ),
             Rule(
                 "Porrazo and its answers",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wtforms import (
@@ -273,7 +273,6 @@ class Rami(Scorer):
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §1 for this match's target, rami sec and never-melded values."""
         cap = min(options["unmelded_cap"], options["target"] // 2)
-        unmelded = any_hand(lambda hand: not hand["melded"])
         return [
             Rule(
                 "Cards left in hand",
@@ -300,7 +299,7 @@ class Rami(Scorer):
                 "Never melded",
                 f"A loser who never melded scores the hand + {options['unmelded_bonus']}, "
                 f"at most {cap}.",
-                lambda entered, _: entered["outcome"] != RAMI_SEC and unmelded(entered),
+                lambda _, result: any("never melded" in said for said in result.explanation),
             ),
             Rule(
                 "The end",
@@ -364,11 +363,6 @@ class Rami(Scorer):
                 settle(replay, options["target"], result.explanation)
             replay.rounds.append(result)
         return replay
-
-
-def any_hand(test: Callable[[Mapping[str, Any]], bool]) -> Callable[[Mapping[str, Any]], bool]:
-    """Build a check that some hand of an entered round passes `test`."""
-    return lambda entered: any(test(hand) for hand in entered["hands"].values())
 
 
 def score_round(table: Table, entered: Mapping[str, Any], cap: int) -> RoundResult:

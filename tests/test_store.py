@@ -34,7 +34,7 @@ def match(db) -> matches.Match:
 def test_prepare_creates_the_schema_in_wal_mode(db):
     assert {"matches", "seats", "rounds", "changes"} <= set(db.table_names())
     assert db.journal_mode == "wal"
-    assert [m.name for m in migrations.applied(db)] == ["m001_matches"]
+    assert [m.name for m in migrations.applied(db)] == ["m001_matches", "m002_player_keys"]
     assert db.execute("PRAGMA foreign_keys").fetchone() == (1,)
 
 
@@ -43,7 +43,7 @@ def test_prepare_twice_changes_nothing(tmp_path):
     store.prepare(path)
     store.prepare(path)
     connection = store.connect(path)
-    assert len(migrations.applied(connection)) == 1
+    assert len(migrations.applied(connection)) == 2
     connection.close()
 
 

@@ -49,13 +49,15 @@ def start_match() -> ResponseReturnValue:
 
 @bp.get("/matches")
 def history() -> ResponseReturnValue:
-    """List matches newest first, filtered by game, player and status, a page at a time."""
+    """List matches newest first, filtered by game, player, status and days, a page at a time."""
     args = request.args
     page = matches.find(
         get_db(),
         game=args.get("game"),
         player=args.get("player"),
         status=args.get("status"),
+        since=args.get("from"),
+        until=args.get("to"),
         page=args.get("page"),
     )
     return jsonify(

@@ -293,6 +293,8 @@ def document() -> dict[str, Any]:
             ("player", {"type": "string"}),
             ("status", {"type": "string", "enum": ["playing", "finished"]}),
             ("page", {"type": "integer", "minimum": 1}),
+            ("from", {"type": "string", "format": "date"}),
+            ("to", {"type": "string", "format": "date"}),
         )
     ]
     described = {

@@ -183,7 +183,16 @@ def remove_round(match_id: int, n: int) -> ResponseReturnValue:
 
 @bp.get("/history")
 def history() -> ResponseReturnValue:
-    """List every match, newest first, filtered by game, player and status."""
-    filters = {key: request.args.get(key, "").strip() for key in ("game", "player", "status")}
-    page = matches.find(get_db(), **filters, page=request.args.get("page"))
+    """List every match, newest first, filtered by game, player, status and days."""
+    keys = ("game", "player", "status", "from", "to")
+    filters = {key: request.args.get(key, "").strip() for key in keys}
+    page = matches.find(
+        get_db(),
+        game=filters["game"],
+        player=filters["player"],
+        status=filters["status"],
+        since=filters["from"],
+        until=filters["to"],
+        page=request.args.get("page"),
+    )
     return render_template("history.html", page=page, filters=filters)

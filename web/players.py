@@ -4,9 +4,260 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
+from wtforms import StringField
+from wtforms.fields import Field
+
+import players
+from scorers.forms import RefusalOnFields
+
+from . import api, get_db
+from .pages import submit
+from .present import summary_json
 
 bp = Blueprint("players", __name__)
 
-OPENAPI_PATHS: dict[str, Any] = {}
+
+class RenameForm(RefusalOnFields):
+    """A player's new name, typed on their page; players.rename checks it, as for the API."""
+
+    to = StringField(
+        "New name",
+        description="Taking the name of someone who never sat at a table with this player "
+        "merges their matches: one person who was known by two names.",
+    )
+
+    def field_at(self, path: str) -> Field | None:
+        """Return the name box for a refusal of the new name."""
+        return self.to if path == "to" else None
+
+    def to_input(self) -> dict[str, Any]:
+        """Return the rename as the API takes it."""
+        return {"to": self.to.data}
+
+
+def player_json(player: players.Player) -> dict[str, Any]:
+    """Return a player's records per variant, head-to-head and matches, newest first."""
+    return {
+        "name": player.name,
+        "games": [
+            {
+                "game": record.game,
+                "variant": record.variant,
+                "matches": record.matches,
+                "finished": record.finished,
+                "wins": record.wins,
+                "win_rate": record.win_rate,
+                "average_score": record.average_score,
+            }
+            for record in player.records
+        ],
+        "head_to_head": [
+            {
+                "opponent": rivalry.opponent,
+                "matches": rivalry.matches,
+                "wins": rivalry.wins,
+                "losses": rivalry.losses,
+            }
+            for rivalry in player.rivalries
+        ],
+        "matches": [summary_json(row) for row in player.rows],
+    }
+
+
+@bp.get("/api/players")
+def listing_json() -> ResponseReturnValue:
+    """List who has played, by name, with their matches and wins."""
+    return jsonify(
+        players=[
+            {
+                "name": listed.name,
+                "matches": listed.matches,
+                "wins": listed.wins,
+                "url": url_for(".profile_json", name=listed.name, _external=True),
+            }
+            for listed in players.everyone(get_db())
+        ]
+    )
+
+
+@bp.get("/api/players/<path:name>")
+def profile_json(name: str) -> ResponseReturnValue:
+    """Return one player's statistics, head-to-head records and matches."""
+    return jsonify(player_json(players.find(get_db(), name)))
+
+
+@bp.post("/api/players/<path:name>/rename")
+def rename_json(name: str) -> ResponseReturnValue:
+    """Rename a player, or merge them into the player whose name they take."""
+    api.require_json()
+    renamed = players.rename(get_db(), name, api.body())
+    return jsonify(player_json(players.find(get_db(), renamed)))
+
+
+@bp.record_once
+def exempt_json(state: BlueprintSetupState) -> None:
+    """Let the JSON rename past CSRF checks, as the whole API is: no form can post JSON."""
+    state.app.extensions["csrf"].exempt(rename_json)
+
+
+@bp.get("/players")
+def listing() -> ResponseReturnValue:
+    """List who has played, each linking to their page."""
+    return render_template("players/list.html", everyone=players.everyone(get_db()))
+
+
+def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
+    """Render a player's page with the rename form as it stands."""
+    player = players.find(get_db(), name)
+    return render_template("players/player.html", player=player, form=form), status
+
+
+@bp.get("/players/<path:name>")
+def profile(name: str) -> ResponseReturnValue:
+    """Show a player's records per game variant, head-to-head and matches."""
+    return show(name, RenameForm())
+
+
+@bp.post("/players/<path:name>/rename")
+def rename(name: str) -> ResponseReturnValue:
+    """Rename a player from their page, then show them under the new name."""
+    form = RenameForm(request.form)
+    renamed, status = submit(form, lambda data: players.rename(get_db(), name, data))
+    if renamed:
+        flash(f"Renamed {name} to {renamed}.")
+        return redirect(url_for(".profile", name=renamed))
+    return show(name, form, status)
+
+
+# web/openapi.py reads this module while it is still being built, so these few pieces of
+# the document are written here rather than borrowed from it.
+
+
+def schema(name: str) -> dict[str, str]:
+    """Point at a schema of the whole OpenAPI document."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def answer(description: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Describe one JSON answer."""
+    return {"description": description, "content": {"application/json": {"schema": body}}}
+
+
+NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+UNKNOWN = answer("Nobody of that name (in any case) has played a match.", schema("Error"))
+RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
+PLAYER = {
+    "type": "object",
+    "required": ["name", "games", "head_to_head", "matches"],
+    "properties": {
+        "name": {"type": "string", "description": "The name the player was given last."},
+        "games": {
+            "type": "array",
+            "description": "One entry per game variant (a Rami target, a Belote variant and "
+            "target, Gaigel teams by strokes or for three, a Porrazo target).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string"},
+                    "variant": {"type": "string", "examples": ["Coinche, to 2000"]},
+                    "matches": {"type": "integer"},
+                    "finished": {"type": "integer"},
+                    "wins": {
+                        "type": "integer",
+                        "description": "The player or their team won; a shared first is none.",
+                    },
+                    "win_rate": RATE | {"description": "Wins over finished matches, 0 to 1."},
+                    "average_score": RATE
+                    | {"description": "The final total, the team's in team games, on average."},
+                },
+            },
+        },
+        "head_to_head": {
+            "type": "array",
+            "description": "Per opponent, the matches played on opposite sides.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "opponent": {"type": "string"},
+                    "matches": {"type": "integer"},
+                    "wins": {"type": "integer"},
+                    "losses": {"type": "integer"},
+                },
+            },
+        },
+        "matches": {"type": "array", "items": schema("MatchSummary")},
+    },
+}
+
+OPENAPI_PATHS: dict[str, Any] = {
+    "/api/players": {
+        "get": {
+            "summary": "Everyone who has played, by name",
+            "responses": {
+                "200": answer(
+                    "The players",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "players": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "name": {"type": "string"},
+                                        "matches": {"type": "integer"},
+                                        "wins": {"type": "integer"},
+                                        "url": {"type": "string", "format": "uri"},
+                                    },
+                                },
+                            }
+                        },
+                    },
+                )
+            },
+        }
+    },
+    "/api/players/{name}": {
+        "get": {
+            "summary": "One player: statistics per game variant, head-to-head, matches",
+            "description": "The name is matched exactly, whatever its case.",
+            "parameters": [NAME],
+            "responses": {"200": answer("The player", PLAYER), "404": UNKNOWN},
+        }
+    },
+    "/api/players/{name}/rename": {
+        "post": {
+            "summary": "Rename a player; taking the name of a player never met at a table merges",
+            "description": "Only who the seats belong to changes: matches keep the names as "
+            "typed. Every rename is kept in an append-only log.",
+            "parameters": [NAME],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["to"],
+                            "properties": {"to": {"type": "string", "maxLength": 40}},
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": answer("The player under the new name", PLAYER),
+                "400": answer("The body is not JSON, or not an object.", schema("Error")),
+                "404": UNKNOWN,
+                "409": answer(
+                    "The new name belongs to a player who sat at the same table.",
+                    schema("Error"),
+                ),
+                "415": answer("The body is not sent as application/json.", schema("Error")),
+                "422": answer("The new name is empty or longer than 40.", schema("Error")),
+            },
+        }
+    },
+}
 """This blueprint's part of /api/openapi.json."""

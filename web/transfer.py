@@ -2,11 +2,288 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint
+import click
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
+
+import store
+import transfer
+from scorers import Refusal
+
+from . import get_db
 
 bp = Blueprint("transfer", __name__, cli_group=None)
 
-OPENAPI_PATHS: dict[str, Any] = {}
+IMPORT_LIMIT = 16 * 1024 * 1024
+"""A whole history runs to megabytes, where a round or a form fits the app's 64 KB."""
+
+
+@bp.url_value_preprocessor
+def allow_whole_histories(_endpoint: str | None, _values: dict[str, Any] | None) -> None:
+    """Take bodies as large as a whole history's export."""
+    # URL value preprocessors run before every before_request hook, CSRF's among them, which
+    # reads the form: the limit must be in place before the body is first read.
+    request.max_content_length = IMPORT_LIMIT
+
+
+@bp.record_once
+def exempt_api_from_csrf(state: BlueprintSetupState) -> None:
+    """Let scripts import without a form's CSRF token, as they make every other API change."""
+    state.app.extensions["csrf"].exempt(import_history)
+
+
+def download(text: str, mimetype: str, filename: str) -> Response:
+    """Answer with a file the browser saves rather than shows."""
+    disposition = f'attachment; filename="{filename}"'
+    return Response(text, mimetype=mimetype, headers={"Content-Disposition": disposition})
+
+
+@bp.get("/api/matches/<int:match_id>/export")
+def export_match(match_id: int) -> ResponseReturnValue:
+    """Download one match as its export document (JSON) or its score sheet (CSV)."""
+    kind = request.args.get("format", "json")
+    if kind == "json":
+        text = transfer.as_text(transfer.export_match(get_db(), match_id))
+        return download(text, "application/json", f"tablescore-match-{match_id}.json")
+    if kind == "csv":
+        text = transfer.score_sheet(get_db(), match_id)
+        return download(text, "text/csv", f"tablescore-match-{match_id}.csv")
+    raise Refusal.at("format", "Choose format=json (the whole match) or format=csv (the sheet).")
+
+
+@bp.get("/api/export")
+def export_history() -> ResponseReturnValue:
+    """Download every match as a JSON array of export documents, oldest first."""
+    text = transfer.as_text(transfer.export_history(get_db()))
+    return download(text, "application/json", f"tablescore-{store.now_utc()[:10]}.json")
+
+
+@bp.post("/api/import")
+def import_history() -> ResponseReturnValue:
+    """Import an array of export documents: every new match, or nothing if one is refused."""
+    if not request.is_json:
+        abort(415, "Send the export as JSON, with Content-Type: application/json.")
+    exported = request.get_json(silent=True)
+    if exported is None:
+        abort(400, "The body is not valid JSON.")
+    return jsonify(asdict(transfer.import_history(get_db(), exported)))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page() -> ResponseReturnValue:
+    """Import an export file chosen on this device, then show the history it joins."""
+    if request.method == "GET":
+        return render_template("transfer/import.html")
+    upload = request.files.get("document")
+    try:
+        if upload is None or not upload.filename:
+            raise Refusal.at("document", "Choose the export file to import.")
+        outcome = transfer.import_history(get_db(), transfer.parse(upload.read()))
+    except Refusal as refusal:
+        return render_template("transfer/import.html", refusal=refusal), 422
+    flash(outcome.summary())
+    return redirect(url_for("pages.history"))
+
+
+@bp.cli.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def export_command(file: str) -> None:
+    """Write every match to FILE as JSON, for `flask import` or POST /api/import elsewhere."""
+    exported = transfer.export_history(get_db())
+    Path(file).write_text(transfer.as_text(exported), encoding="utf-8")
+    click.echo(f"Exported {transfer.matches_count(len(exported))} to {os.path.abspath(file)}.")
+
+
+@bp.cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def import_command(file: str) -> None:
+    """Import the matches of an export FILE: every new one, or none if one is refused."""
+    try:
+        outcome = transfer.import_history(get_db(), transfer.parse(Path(file).read_bytes()))
+    except Refusal as refusal:
+        raise click.ClickException(refusal.message) from None
+    click.echo(outcome.summary())
+
+
+@bp.cli.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def backup_command(file: str) -> None:
+    """Copy the whole database into FILE with SQLite's backup, safe while the app runs."""
+    database = current_app.config["DATABASE"]
+    try:
+        transfer.backup(database, file)
+    except sqlite3.Error as error:
+        raise click.ClickException(f"Could not back up into {file}: {error}.") from None
+    click.echo(f"Backed up {database} to {os.path.abspath(file)}.")
+
+
+def refusal(description: str) -> dict[str, Any]:
+    """Describe an error answer, in the API's one error shape."""
+    schema = {"$ref": "#/components/schemas/Error"}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+TIME = {"type": "string", "format": "date-time"}
+MAYBE_TIME = {"type": ["string", "null"], "format": "date-time"}
+NUMBERS = {"type": "object", "additionalProperties": {"type": "integer"}}
+EXPORT = {
+    "type": "object",
+    "description": "One match: every round as entered, its results, every stored round and the "
+    "change log, whose round_ref is the place of its round in round_records.",
+    "required": [
+        "format",
+        "version",
+        "uid",
+        "game",
+        "options",
+        "players",
+        "teams",
+        "created_at",
+        "rounds",
+        "totals",
+        "status",
+        "winner",
+        "log",
+        "round_records",
+    ],
+    "properties": {
+        "format": {"const": transfer.FORMAT},
+        "version": {"const": transfer.VERSION},
+        "uid": {"type": "string"},
+        "game": {"type": "string"},
+        "options": {"type": "object"},
+        "players": {"type": "array", "items": {"type": "string"}},
+        "teams": {
+            "type": ["object", "null"],
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
+        "created_at": TIME,
+        "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}},
+        "totals": NUMBERS,
+        "status": {"type": "string", "enum": ["playing", "finished"]},
+        "winner": {"type": ["string", "null"]},
+        "log": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "action": {"type": "string", "enum": ["add", "correct", "remove"]},
+                    "n": {"type": "integer", "minimum": 1},
+                    "input": {"type": ["object", "null"]},
+                    "replaced": {"type": ["object", "null"]},
+                    "at": TIME,
+                    "round_ref": {"type": "integer", "minimum": 0},
+                },
+            },
+        },
+        "round_records": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "ref": {"type": "integer", "minimum": 0},
+                    "input": {"type": "object"},
+                    "entered_at": TIME,
+                    "corrected_at": MAYBE_TIME,
+                    "removed_at": MAYBE_TIME,
+                },
+            },
+        },
+    },
+}
+HISTORY = {"type": "array", "items": EXPORT}
+
+OPENAPI_PATHS: dict[str, Any] = {
+    "/api/matches/{match_id}/export": {
+        "get": {
+            "summary": "Download one match: its export document, or its score sheet as CSV",
+            "parameters": [
+                {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}},
+                {
+                    "name": "format",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": ["json", "csv"], "default": "json"},
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "The match, as an attachment",
+                    "content": {
+                        "application/json": {"schema": EXPORT},
+                        "text/csv": {
+                            "schema": {
+                                "type": "string",
+                                "description": "n, then each side's score and total per round.",
+                            }
+                        },
+                    },
+                },
+                "404": refusal("No such match."),
+                "422": refusal("The format is neither json nor csv."),
+            },
+        }
+    },
+    "/api/export": {
+        "get": {
+            "summary": "Download every match as an array of export documents, oldest first",
+            "responses": {
+                "200": {
+                    "description": "The whole history, as an attachment",
+                    "content": {"application/json": {"schema": HISTORY}},
+                }
+            },
+        }
+    },
+    "/api/import": {
+        "post": {
+            "summary": "Import export documents: all of them or, if one is refused, none",
+            "description": "A match whose uid is already here is skipped. Every other match is "
+            "replayed from its log and must give the document's scores and totals.",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": HISTORY}}},
+            "responses": {
+                "200": {
+                    "description": "The uids imported and the uids skipped",
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["imported", "skipped"],
+                                "properties": {
+                                    "imported": {"type": "array", "items": {"type": "string"}},
+                                    "skipped": {"type": "array", "items": {"type": "string"}},
+                                },
+                            }
+                        }
+                    },
+                },
+                "400": refusal("The body is not JSON."),
+                "413": refusal(f"The body is larger than {IMPORT_LIMIT // 2**20} MB."),
+                "415": refusal("The body is not sent as application/json."),
+                "422": refusal(
+                    "A document is malformed, or does not replay to its own numbers "
+                    "(tampered): nothing was imported."
+                ),
+            },
+        }
+    },
+}
 """This blueprint's part of /api/openapi.json."""

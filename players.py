@@ -1,0 +1,198 @@
+"""Players across matches: how each does per game variant, against whom, and renaming them.
+
+A player is the key on the seats they took: their casefolded name, until a rename moves it.
+Matches keep every name as the table typed it, so a rename rewrites no match. Statistics read
+each match's cached result (totals, status, winner); a shared first place has no winner, so it
+is nobody's win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+import store
+from matches import Conflict, NotFound
+from scorers import GAMES
+from scorers.base import FINISHED
+from scorers.refusal import Problems
+from scorers.seating import Names
+
+# A game whose options change what its scores mean, by the options that do; the others are
+# played one way and are named as the game.
+VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "rami": lambda options: f"Rami, to {options['target']}",
+    "belote": lambda options: (
+        f"{'Coinche' if options['variant'] == 'coinche' else 'Belote classic'}, "
+        f"to {options['target']}"
+    ),
+    "gaigel": lambda options: (
+        "Gaigel for three"
+        if options["mode"] == "three"
+        else f"Gaigel teams, {options['strokes']} strokes"
+    ),
+    "porrazo": lambda options: f"Porrazo, to {options['target']}",
+}
+
+
+def variant(game: str, options: Mapping[str, Any]) -> str:
+    """Name the variant a match was played: its statistics are kept apart from the others'."""
+    name = VARIANTS.get(game)
+    return name(options) if name else GAMES[game].name
+
+
+def key(name: Any) -> str:
+    """Return the key a name is looked up by: the exact name, whatever its case."""
+    return name.strip().casefold() if isinstance(name, str) else ""
+
+
+def side(row: Mapping[str, Any], name: str) -> str:
+    """Return who scores for a seated name in a match: their team, or themselves."""
+    teams = row["teams"] or {}
+    return next((team for team, members in teams.items() if name in members), name)
+
+
+def won(row: Mapping[str, Any]) -> bool:
+    """Say whether the seat's player, or their team, won the match."""
+    return row["winner"] == side(row, row["seat_name"])
+
+
+@dataclass
+class Record:
+    """How a player did in one variant of one game."""
+
+    game: str
+    variant: str
+    matches: int = 0
+    finished: int = 0
+    wins: int = 0
+    scores: list[int] = field(default_factory=list)
+
+    def count(self, row: Mapping[str, Any]) -> None:
+        """Add one of the player's matches."""
+        self.matches += 1
+        if row["status"] == FINISHED:
+            self.finished += 1
+            self.wins += won(row)
+            self.scores.append(row["totals"][side(row, row["seat_name"])])
+
+    @property
+    def win_rate(self) -> float | None:
+        """Return the share of finished matches won, or None before any finished."""
+        return round(self.wins / self.finished, 3) if self.finished else None
+
+    @property
+    def average_score(self) -> float | None:
+        """Return the mean final total over finished matches, or None before any finished."""
+        return round(sum(self.scores) / len(self.scores), 1) if self.scores else None
+
+
+@dataclass
+class Rivalry:
+    """A player's record against one opponent: matches on opposite sides, and who won them."""
+
+    opponent: str
+    matches: int = 0
+    wins: int = 0
+    losses: int = 0
+
+
+@dataclass
+class Player:
+    """One player: the name they go by, their records, rivalries and matches, newest first."""
+
+    name: str
+    records: list[Record]
+    rivalries: list[Rivalry]
+    rows: list[dict[str, Any]]
+
+
+@dataclass
+class Listed:
+    """A player as the list of players shows them."""
+
+    name: str
+    matches: int = 0
+    wins: int = 0
+
+
+def current_names(db: Database) -> dict[str, str]:
+    """Map each player's key to the name they were given last, at a table or by a rename."""
+    return {name.casefold(): name for name in store.spellings(db)}
+
+
+def everyone(db: Database) -> list[Listed]:
+    """List every player with how many matches they played and won, by name."""
+    names = current_names(db)
+    listed: dict[str, Listed] = {}
+    for row in store.player_seats(db):
+        player = listed.setdefault(row["player_key"], Listed(names[row["player_key"]]))
+        player.matches += 1
+        player.wins += won(row)
+    return sorted(listed.values(), key=lambda player: player.name.casefold())
+
+
+def find(db: Database, name: Any) -> Player:
+    """Return a player's records per variant, rivalries and matches, or raise NotFound."""
+    player_key = key(name)
+    rows = store.player_seats(db, player_key)
+    if not rows:
+        raise NotFound(f"Nobody called {name!r} has played a match here.")
+    names = current_names(db)
+    records: dict[tuple[str, str], Record] = {}
+    for row in rows:
+        label = variant(row["game"], row["options"])
+        records.setdefault((row["game"], label), Record(row["game"], label)).count(row)
+    games = list(GAMES)
+    return Player(
+        names[player_key],
+        sorted(records.values(), key=lambda r: (games.index(r.game), r.variant)),
+        rivalries(db, player_key, rows, names),
+        rows,
+    )
+
+
+def rivalries(
+    db: Database, player_key: str, rows: list[dict[str, Any]], names: dict[str, str]
+) -> list[Rivalry]:
+    """Count, per opponent, the matches played on opposite sides and who won them."""
+    by_match = {row["id"]: row for row in rows}
+    found: dict[str, Rivalry] = {}
+    for mate in store.table_mates(db, player_key):
+        row = by_match[mate["match_id"]]
+        mine, theirs = side(row, row["seat_name"]), side(row, mate["name"])
+        if mine == theirs:
+            continue  # the player, or a partner
+        rivalry = found.setdefault(mate["player_key"], Rivalry(names[mate["player_key"]]))
+        rivalry.matches += 1
+        rivalry.wins += row["winner"] == mine
+        rivalry.losses += row["winner"] == theirs
+    return sorted(found.values(), key=lambda rivalry: rivalry.opponent.casefold())
+
+
+def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:
+    """Give a player the name in `data["to"]` and return it; an existing player's name merges.
+
+    Taking the name of a player who never sat at the same table merges the two histories:
+    they were one person under two names. Taking the name of someone met at a table is
+    refused, since two people sat there.
+    """
+    problems = Problems()
+    new = Names(problems).read(data.get("to"), "to")
+    problems.raise_any()
+    old_key, new_key = key(name), new.casefold()
+    with store.writing(db):
+        if not store.has_player(db, old_key):
+            raise NotFound(f"Nobody called {name!r} has played a match here.")
+        together = store.shared_matches(db, old_key, new_key) if new_key != old_key else 0
+        if together:
+            raise Conflict(
+                f"{new} and {name} sat at the same table in {together} "
+                f"match{'es' if together != 1 else ''}: they are two people, "
+                "so one cannot take the other's name."
+            )
+        store.rename_player(db, old_key, new, store.now_utc())
+    return new

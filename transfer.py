@@ -1,0 +1,451 @@
+"""Matches as portable documents: export them, import them elsewhere, back the database up.
+
+An export keeps every round ever entered and the whole change log, so the importing Tablescore
+stores the same history and replays it through its own scorers. A document whose numbers that
+replay does not give was edited by hand: it is refused, and so is everything imported with it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlite_utils import Database
+
+import matches
+import store
+from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
+from web.present import round_json
+
+FORMAT = "tablescore-match"
+VERSION = 1
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+UID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+TAMPERED = "This document was tampered with"
+AGAIN = "Export it again from the Tablescore it came from."
+
+
+@dataclass
+class Record:
+    """A round as stored: its input as last corrected, when it was entered, corrected, removed."""
+
+    input: dict[str, Any]
+    entered_at: str
+    corrected_at: str | None = None
+    removed_at: str | None = None
+
+    def document(self, ref: int) -> dict[str, Any]:
+        """Return the record as the export lists it; `ref` is its place among the records."""
+        return {
+            "ref": ref,
+            "input": self.input,
+            "entered_at": self.entered_at,
+            "corrected_at": self.corrected_at,
+            "removed_at": self.removed_at,
+        }
+
+
+@dataclass
+class Entry:
+    """One change of the log, naming its round by the record's place rather than a local id."""
+
+    action: str
+    n: int
+    ref: int
+    entered: dict[str, Any] | None
+    replaced: dict[str, Any] | None
+    at: str
+
+    def document(self) -> dict[str, Any]:
+        """Return the change as the export lists it."""
+        return {
+            "action": self.action,
+            "n": self.n,
+            "input": self.entered,
+            "replaced": self.replaced,
+            "at": self.at,
+            "round_ref": self.ref,
+        }
+
+
+@dataclass
+class Incoming:
+    """A match document checked all through, ready to be stored."""
+
+    uid: str
+    scorer: Scorer
+    table: Table
+    created_at: str
+    records: list[Record]
+    log: list[Entry]
+    replay: Replay
+
+
+@dataclass
+class Outcome:
+    """What an import did: the uids it stored and those it found already here."""
+
+    imported: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """Say in one sentence what the import did."""
+        return (
+            f"Imported {matches_count(len(self.imported))}; "
+            f"skipped {matches_count(len(self.skipped))} already here."
+        )
+
+
+def matches_count(count: int) -> str:
+    """Count matches in words: "1 match", "3 matches"."""
+    return f"{count} match{'es' if count != 1 else ''}"
+
+
+# --- export -----------------------------------------------------------------------------------
+
+
+def export_match(db: Database, match_id: int) -> dict[str, Any]:
+    """Return one match as its export document: rounds, results, every record and the log."""
+    match = matches.load(db, match_id)
+    rows = store.round_records(db, match.id)
+    refs = {row["id"]: ref for ref, row in enumerate(rows)}
+    teams = match.table.teams
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "uid": match.uid,
+        "game": match.scorer.id,
+        "options": dict(match.table.options),
+        "players": list(match.table.players),
+        "teams": None if teams is None else dict(teams),
+        "created_at": match.created_utc,
+        "rounds": [round_json(stored, result) for stored, result in match.played()],
+        "totals": match.replay.totals,
+        "status": match.replay.status,
+        "winner": match.replay.winner,
+        "log": [
+            Entry(
+                change["action"],
+                change["n"],
+                refs[change["round_id"]],
+                change["input"],
+                change["replaced"],
+                change["at_utc"],
+            ).document()
+            for change in store.changes(db, match.id)
+        ],
+        "round_records": [
+            Record(
+                row["input"], row["entered_utc"], row["corrected_utc"], row["removed_utc"]
+            ).document(ref)
+            for ref, row in enumerate(rows)
+        ],
+    }
+
+
+def export_history(db: Database) -> list[dict[str, Any]]:
+    """Return every match's export document, oldest first."""
+    return [export_match(db, match_id) for match_id in store.match_ids(db)]
+
+
+def as_text(exported: Any) -> str:
+    """Write an export as the JSON text of its file, readable by people too."""
+    return json.dumps(exported, ensure_ascii=False, indent=2)
+
+
+def score_sheet(db: Database, match_id: int) -> str:
+    """Return the match's score sheet as CSV: per round, each side's score and running total."""
+    match = matches.load(db, match_id)
+    sides = list(match.table.teams or match.table.players)
+    columns = [(side, kind) for side in sides for kind in ("score", "total")]
+    sheet = io.StringIO()
+    writer = csv.writer(sheet)
+    writer.writerow(["n", *(f"{side} {kind}" for side, kind in columns)])
+    for stored, result in match.played():
+        numbers = {"score": result.scores, "total": result.totals}
+        writer.writerow([stored.n, *(numbers[kind][side] for side, kind in columns)])
+    return sheet.getvalue()
+
+
+def backup(database: str, target: str) -> None:
+    """Copy the database into `target` with SQLite's online backup, safe while phones score."""
+    with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(target)) as copy:
+        source.backup(copy)
+
+
+# --- import -----------------------------------------------------------------------------------
+
+
+def parse(data: bytes | str) -> Any:
+    """Read an export file's JSON, saying where it breaks if it is not JSON."""
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        raise Refusal("This file is not text: choose a Tablescore export (.json).") from None
+    except json.JSONDecodeError as error:
+        raise Refusal(
+            f"This file is not JSON ({error.msg} at line {error.lineno}, column {error.colno}): "
+            "choose a Tablescore export (.json)."
+        ) from None
+
+
+def import_history(db: Database, exported: Any) -> Outcome:
+    """Check every document, then store the new matches in one transaction: all or nothing."""
+    incoming = read_history(exported)
+    outcome = Outcome()
+    with store.writing(db):
+        for match in incoming:
+            if store.has_uid(db, match.uid):
+                outcome.skipped.append(match.uid)
+            else:
+                keep(db, match)
+                outcome.imported.append(match.uid)
+    return outcome
+
+
+def read_history(exported: Any) -> list[Incoming]:
+    """Check every document of an export before anything is stored."""
+    if not isinstance(exported, list):
+        raise Refusal(
+            "An import is a JSON array of match documents, as GET /api/export or "
+            "`flask export` write it. Nothing was imported."
+        )
+    checked = []
+    for i, document in enumerate(exported):
+        uid = document.get("uid") if isinstance(document, dict) else None
+        label = (
+            f"Match {uid}" if isinstance(uid, str) and UID.fullmatch(uid) else f"Document {i + 1}"
+        )
+        with within(str(i), label, "Nothing was imported."):
+            checked.append(read_match(document))
+    return checked
+
+
+@contextmanager
+def within(path: str, label: str = "", after: str = "") -> Iterator[None]:
+    """Say where a refusal comes from: its fields under `path`, its message after `label`."""
+    try:
+        yield
+    except Refusal as refusal:
+        fields = {
+            f"{path}.{name}" if name else path: messages
+            for name, messages in refusal.fields.items()
+        }
+        message = f"{label}: {refusal.message}" if label else refusal.message
+        if after:
+            message = f"{message} {after}"
+        raise Refusal(message, fields or {path: [refusal.message]}) from None
+
+
+def read_match(document: Any) -> Incoming:
+    """Check one match document through and through: its table, its log, its numbers."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise Refusal.at(
+            "format", f'This is not a Tablescore match: its format must be "{FORMAT}".'
+        )
+    if document.get("version") != VERSION:
+        raise Refusal.at(
+            "version",
+            f"This is a version {document.get('version')!r} export; this Tablescore reads "
+            f"version {VERSION}.",
+        )
+    uid = document.get("uid")
+    if not isinstance(uid, str) or not UID.fullmatch(uid):
+        raise Refusal.at("uid", "Every match needs its uid: 1 to 64 letters, digits, - or _.")
+    created_at = moment(document.get("created_at"), "created_at")
+    scorer = matches.scorer_for(document.get("game"))
+    table = read_table(scorer, document)
+    records, log = read_log(scorer, table, document.get("log"))
+    check_records(records, document.get("round_records"))
+    replay = replayed(scorer, table, records)
+    check_numbers(replay, document)
+    return Incoming(uid, scorer, table, created_at, records, log, replay)
+
+
+def moment(value: Any, path: str) -> str:
+    """Check a UTC time written as Tablescore stores it."""
+    try:
+        datetime.strptime(value, TIME_FORMAT)
+    except (TypeError, ValueError):
+        raise Refusal.at(path, f"{value!r} is not a UTC time like 2024-05-01T20:30:00Z.") from None
+    return value
+
+
+def read_table(scorer: Scorer, document: dict[str, Any]) -> Table:
+    """Check the seats and options as the game would for a new match, seated as exported."""
+    players, teams = document.get("players"), document.get("teams")
+    if isinstance(teams, dict) and isinstance(players, list):
+        # Seating follows the order of the teams, which a JSON object need not keep (Flask's
+        # own JSON sorts keys): the players list says whose team sits first.
+        seat = {name: i for i, name in enumerate(players) if isinstance(name, str)}
+        teams = dict(sorted(teams.items(), key=lambda team: seat.get(first(team[1]), len(seat))))
+    given = {"players": players, "options": document.get("options")}
+    # A match started without teams has none, and Porrazo seats teams whenever they are given.
+    table = scorer.read_table(given if teams is None else given | {"teams": teams})
+    if list(table.players) != players:
+        raise Refusal.at(
+            "players", f"The players must be listed as they sit: {', '.join(table.players)}."
+        )
+    return table
+
+
+def first(members: Any) -> str | None:
+    """Return a team's first player, or None if the team is not a list of names."""
+    if isinstance(members, list) and members and isinstance(members[0], str):
+        return members[0]
+    return None
+
+
+def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list[Entry]]:
+    """Replay the change log into the round records it leaves, refusing a change that cannot be."""
+    if not isinstance(log, list):
+        raise Refusal.at("log", "The log must be a list of changes, oldest first.")
+    records: list[Record] = []
+    live: list[int] = []
+    entries = []
+    for i, given in enumerate(log):
+        with within(f"log.{i}", f"change {i + 1} of the log"):
+            entry = follow(scorer, table, records, live, given)
+            same(entry.document(), given)
+        entries.append(entry)
+    return records, entries
+
+
+def follow(
+    scorer: Scorer, table: Table, records: list[Record], live: list[int], given: Any
+) -> Entry:
+    """Make one logged change to the records as Tablescore made it, and return that change."""
+    if not isinstance(given, dict):
+        raise Refusal("It must be an object with action, n, input, replaced, at and round_ref.")
+    action, n, at = given.get("action"), given.get("n"), moment(given.get("at"), "at")
+    if action == "add":
+        entered = read_input(scorer, table, given)
+        records.append(Record(entered, at))
+        live.append(len(records) - 1)
+        return Entry(action, len(live), len(records) - 1, entered, None, at)
+    if action not in ("correct", "remove"):
+        raise Refusal.at("action", "The action must be add, correct or remove.")
+    if not isinstance(n, int) or not 1 <= n <= len(live):
+        raise Refusal.at("n", f"There is no round {n!r} to {action}: {len(live)} are played.")
+    record = records[live[n - 1]]
+    entry = Entry(action, n, live[n - 1], None, record.input, at)
+    if action == "correct":
+        entry.entered = record.input = read_input(scorer, table, given)
+        record.corrected_at = at
+    else:
+        record.removed_at = at
+        live.pop(n - 1)
+    return entry
+
+
+def read_input(scorer: Scorer, table: Table, given: dict[str, Any]) -> dict[str, Any]:
+    """Check a logged round input as the game checks a round sent to it."""
+    with within("input"):
+        return scorer.read_round(table, given.get("input"))
+
+
+def same(expected: dict[str, Any], given: Any) -> None:
+    """Refuse `given` unless it is exactly `expected`, naming the first field that differs."""
+    if not isinstance(given, dict):
+        raise Refusal("It must be an object, as Tablescore exports it.")
+    for key in [*expected, *given]:
+        if expected.get(key) != given.get(key):
+            raise Refusal.at(key, f"Its {key} should be {json.dumps(expected.get(key))}.")
+
+
+def check_records(records: list[Record], given: Any) -> None:
+    """Refuse round records other than those the log leaves."""
+    if not isinstance(given, list) or len(given) != len(records):
+        raise Refusal.at(
+            "round_records",
+            f"The log enters {len(records)} rounds: round_records lists each of them, in order.",
+        )
+    for ref, record in enumerate(records):
+        with within(f"round_records.{ref}", f"round record {ref}"):
+            same(record.document(ref), given[ref])
+
+
+def replayed(scorer: Scorer, table: Table, records: list[Record]) -> Replay:
+    """Replay the rounds that count through the game's scorer, refusing any it cannot score."""
+    inputs = [record.input for record in records if record.removed_at is None]
+    try:
+        replay = scorer.replay(table, inputs)
+    except RoundImpossible as impossible:
+        raise Refusal.at(
+            "log", f"Round {impossible.n} cannot be scored: {impossible.refusal.message}"
+        ) from None
+    if replay.ended_after is not None and replay.ended_after < len(inputs):
+        raise Refusal.at(
+            "log", f"The match ends after round {replay.ended_after}, yet more rounds follow."
+        )
+    return replay
+
+
+def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
+    """Refuse a document whose scores or results its own rounds do not replay to."""
+    shown = document.get("rounds")
+    if not isinstance(shown, list) or len(shown) != len(replay.rounds):
+        raise Refusal.at(
+            "rounds", f"{TAMPERED}: its log leaves {len(replay.rounds)} rounds. {AGAIN}"
+        )
+    for n, (result, given) in enumerate(zip(replay.rounds, shown, strict=True), start=1):
+        for key in ("scores", "totals"):
+            said = given.get(key) if isinstance(given, dict) else None
+            if said != getattr(result, key):
+                raise Refusal.at(
+                    f"rounds.{n - 1}.{key}",
+                    f"{TAMPERED}: round {n} replays to {key} {json.dumps(getattr(result, key))}, "
+                    f"but the document says {json.dumps(said)}. {AGAIN}",
+                )
+    for key in ("totals", "status", "winner"):
+        if document.get(key) != getattr(replay, key):
+            raise Refusal.at(
+                key,
+                f"{TAMPERED}: its rounds replay to {key} {json.dumps(getattr(replay, key))}, "
+                f"but the document says {json.dumps(document.get(key))}. {AGAIN}",
+            )
+
+
+def keep(db: Database, match: Incoming) -> None:
+    """Store a checked match with its history as it was kept, and cache its replay."""
+    match_id = store.insert_match(
+        db,
+        uid=match.uid,
+        game=match.scorer.id,
+        options=dict(match.table.options),
+        players=match.table.players,
+        teams=match.table.teams,
+        totals=match.replay.totals,
+        at=match.created_at,
+    )
+    round_ids = []
+    for record in match.records:
+        # Stored the way it happened: entered, then corrected, then removed.
+        round_id = store.insert_round(db, match_id, record.input, record.entered_at)
+        if record.corrected_at:
+            store.replace_round(db, round_id, record.input, record.corrected_at)
+        if record.removed_at:
+            store.mark_removed(db, round_id, record.removed_at)
+        round_ids.append(round_id)
+    for entry in match.log:
+        change = store.Change(
+            entry.action, entry.n, round_ids[entry.ref], entry.entered, entry.replaced, entry.at
+        )
+        store.log_change(db, match_id, change)
+    store.cache_result(
+        db,
+        match_id,
+        totals=match.replay.totals,
+        status=match.replay.status,
+        winner=match.replay.winner,
+        rounds_played=len(match.replay.rounds),
+        at=match.log[-1].at if match.log else match.created_at,
+    )
