@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+import access
 import store
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table
 from scorers.base import FINISHED, PLAYING, RoundResult
@@ -49,6 +50,10 @@ class Match:
     created_utc: str
     rounds: list[Round]
     replay: Replay
+    scorer_token: str | None = None
+    """The token a new match was started with: shown once, to the phone that started it."""
+    recorded: int | None = None
+    """The number of the round a change recorded or corrected."""
 
     def played(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
@@ -72,8 +77,8 @@ def scorer_for(game: Any) -> Scorer:
     return GAMES[game]
 
 
-def start(db: Database, data: Any) -> Match:
-    """Check and store a new match; it has no rounds yet."""
+def start(db: Database, data: Any, device: str = "the phone that started it") -> Match:
+    """Check and store a new match, and give the phone that started it its scorer token."""
     if not isinstance(data, dict):
         raise Refusal("A match must be an object with game, players and options.")
     scorer = scorer_for(data.get("game"))
@@ -90,14 +95,27 @@ def start(db: Database, data: Any) -> Match:
             totals=scorer.replay(table, []).totals,
             at=at,
         )
-    return load(db, match_id)
+        token = access.issue(db, match_id, device)
+    match = load(db, match_id)
+    match.scorer_token = token
+    return match
+
+
+LARGEST_ID = 2**63 - 1
+"""SQLite's largest integer: no match or page lies beyond it."""
+
+
+def load_row(db: Database, match_id: int) -> dict[str, Any]:
+    """Read a match's stored row (no replay), or raise NotFound."""
+    row = store.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
+    if row is None:
+        raise NotFound(f"There is no match {match_id}.")
+    return row
 
 
 def load(db: Database, match_id: int) -> Match:
     """Read a match and replay its rounds."""
-    row = store.get_match(db, match_id)
-    if row is None:
-        raise NotFound(f"There is no match {match_id}.")
+    row = load_row(db, match_id)
     scorer = GAMES[row["game"]]
     teams = row["teams"]
     table = Table(
@@ -113,10 +131,16 @@ def load(db: Database, match_id: int) -> Match:
     return Match(row["id"], row["uid"], scorer, table, row["created_utc"], rounds, replay)
 
 
-def add_round(db: Database, match_id: int, data: Any) -> Match:
-    """Record the next round, unless the match is over."""
+def add_round(
+    db: Database, match_id: int, data: Any, device: str | None = None, key: str | None = None
+) -> Match:
+    """Record the next round, unless the match is over or this request was already made."""
     with store.writing(db):
         match = load(db, match_id)
+        done = store.replayed_round(db, match_id, key) if key else None
+        if done is not None:
+            match.recorded = next((r.n for r in match.rounds if r.id == done), None)
+            return match
         if match.replay.status == FINISHED:
             raise Conflict(
                 f"The match is over: {match.scorer.banner(match.replay)} "
@@ -127,11 +151,15 @@ def add_round(db: Database, match_id: int, data: Any) -> Match:
         replay = checked_replay(match, [*(r.input for r in match.rounds), entered], changed=n)
         at = store.now_utc()
         round_id = store.insert_round(db, match.id, entered, at)
-        change = store.Change("add", n, round_id, entered=entered, replaced=None, at=at)
+        if key:
+            store.remember_key(db, match.id, key, round_id, at)
+        change = store.Change("add", n, round_id, entered, None, at, device)
         return remember(db, match, replay, change)
 
 
-def correct_round(db: Database, match_id: int, n: int, data: Any) -> Match:
+def correct_round(
+    db: Database, match_id: int, n: int, data: Any, device: str | None = None
+) -> Match:
     """Replace round n as entered; every later round is scored again."""
     with store.writing(db):
         match = load(db, match_id)
@@ -142,11 +170,11 @@ def correct_round(db: Database, match_id: int, n: int, data: Any) -> Match:
         replay = checked_replay(match, inputs, changed=n)
         at = store.now_utc()
         store.replace_round(db, old.id, entered, at)
-        change = store.Change("correct", n, old.id, entered=entered, replaced=old.input, at=at)
+        change = store.Change("correct", n, old.id, entered, old.input, at, device)
         return remember(db, match, replay, change)
 
 
-def remove_round(db: Database, match_id: int, n: int) -> Match:
+def remove_round(db: Database, match_id: int, n: int, device: str | None = None) -> Match:
     """Take round n out of the match; every later round is scored again."""
     with store.writing(db):
         match = load(db, match_id)
@@ -155,7 +183,7 @@ def remove_round(db: Database, match_id: int, n: int) -> Match:
         replay = checked_replay(match, inputs, changed=None)
         at = store.now_utc()
         store.mark_removed(db, old.id, at)
-        change = store.Change("remove", n, old.id, entered=None, replaced=old.input, at=at)
+        change = store.Change("remove", n, old.id, None, old.input, at, device)
         return remember(db, match, replay, change)
 
 
@@ -195,7 +223,9 @@ def remember(db: Database, match: Match, replay: Replay, change: store.Change) -
         rounds_played=len(replay.rounds),
         at=change.at,
     )
-    return load(db, match.id)
+    changed = load(db, match.id)
+    changed.recorded = None if change.action == "remove" else change.n
+    return changed
 
 
 def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
@@ -242,8 +272,7 @@ class WhatIf:
 
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return a match's change log, oldest first."""
-    if store.get_match(db, match_id) is None:
-        raise NotFound(f"There is no match {match_id}.")
+    load_row(db, match_id)
     return store.changes(db, match_id)
 
 
@@ -286,7 +315,7 @@ def find(
         page = int(page or 1)
     except ValueError:
         page = 0
-    if page < 1:
+    if not 1 <= page <= LARGEST_ID // store.PAGE_SIZE:
         raise Refusal.at("page", "Page is a whole number from 1.")
     rows, total = store.find_matches(
         db, game=game, player=player, status=status, since=first, until=last, page=page

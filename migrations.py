@@ -120,3 +120,50 @@ def m002_player_keys(db: Database) -> None:
             BEGIN SELECT RAISE(ABORT, 'the renames log is append-only'); END
             """
         )
+
+
+@migrations()
+def m003_scorers(db: Database) -> None:
+    """Add who may score a match, the codes that hand that right on, and replayed requests."""
+    # Only a token's SHA-256 is kept: the token itself is shown once and never stored.
+    db.table("scorers").create(
+        {
+            "id": int,
+            "match_id": int,
+            "token_sha256": str,
+            "device": str,
+            "created_utc": str,
+            "revoked_utc": str,
+        },
+        pk="id",
+        not_null=["match_id", "token_sha256", "device", "created_utc"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.table("scorers").create_index(["match_id", "token_sha256"])
+    db.table("handoffs").create(
+        {
+            "id": int,
+            "match_id": int,
+            "code_sha256": str,
+            "created_utc": str,
+            "used_utc": str,
+            "revoked_utc": str,
+            "device": str,
+        },
+        pk="id",
+        not_null=["match_id", "code_sha256", "created_utc"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.table("handoffs").create_index(["code_sha256"])
+    # A double tap or a retried request carries the same key: it answers the round it made.
+    db.table("replays").create(
+        {"match_id": int, "key": str, "round_id": int, "at_utc": str},
+        pk=("match_id", "key"),
+        not_null=["round_id", "at_utc"],
+        foreign_keys=[("match_id", "matches", "id"), ("round_id", "rounds", "id")],
+        strict=True,
+    )
+    # The log says which phone made each change; older entries say nobody.
+    db.table("changes").add_column("device", str)

@@ -160,6 +160,8 @@ class Change:
     entered: dict | None
     replaced: dict | None
     at: str
+    device: str | None = None
+    """The label of the phone that made the change."""
 
 
 def log_change(db: Database, match_id: int, change: Change) -> None:
@@ -173,7 +175,23 @@ def log_change(db: Database, match_id: int, change: Change) -> None:
             "input_json": None if change.entered is None else json.dumps(change.entered),
             "replaced_json": None if change.replaced is None else json.dumps(change.replaced),
             "at_utc": change.at,
+            "device": change.device,
         }
+    )
+
+
+def replayed_round(db: Database, match_id: int, key: str) -> int | None:
+    """Return the round a request with this idempotency key already made, if any."""
+    rows = list(
+        db.query("select round_id from replays where match_id = ? and key = ?", [match_id, key])
+    )
+    return rows[0]["round_id"] if rows else None
+
+
+def remember_key(db: Database, match_id: int, key: str, round_id: int, at: str) -> None:
+    """Note which round a request's idempotency key made."""
+    db.table("replays").insert(
+        {"match_id": match_id, "key": key, "round_id": round_id, "at_utc": at}
     )
 
 

@@ -63,6 +63,7 @@ class Entry:
     entered: dict[str, Any] | None
     replaced: dict[str, Any] | None
     at: str
+    device: str | None = None
 
     def document(self) -> dict[str, Any]:
         """Return the change as the export lists it."""
@@ -72,6 +73,7 @@ class Entry:
             "input": self.entered,
             "replaced": self.replaced,
             "at": self.at,
+            "device": self.device,
             "round_ref": self.ref,
         }
 
@@ -139,6 +141,7 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
                 change["input"],
                 change["replaced"],
                 change["at_utc"],
+                change["device"],
             ).document()
             for change in store.changes(db, match.id)
         ],
@@ -326,17 +329,20 @@ def follow(
     if not isinstance(given, dict):
         raise Refusal("It must be an object with action, n, input, replaced, at and round_ref.")
     action, n, at = given.get("action"), given.get("n"), moment(given.get("at"), "at")
+    device = given.get("device")
+    if device is not None and not isinstance(device, str):
+        raise Refusal.at("device", "The device is the label of a phone, or null.")
     if action == "add":
         entered = read_input(scorer, table, given)
         records.append(Record(entered, at))
         live.append(len(records) - 1)
-        return Entry(action, len(live), len(records) - 1, entered, None, at)
+        return Entry(action, len(live), len(records) - 1, entered, None, at, device)
     if action not in ("correct", "remove"):
         raise Refusal.at("action", "The action must be add, correct or remove.")
     if not isinstance(n, int) or not 1 <= n <= len(live):
         raise Refusal.at("n", f"There is no round {n!r} to {action}: {len(live)} are played.")
     record = records[live[n - 1]]
-    entry = Entry(action, n, live[n - 1], None, record.input, at)
+    entry = Entry(action, n, live[n - 1], None, record.input, at, device)
     if action == "correct":
         entry.entered = record.input = read_input(scorer, table, given)
         record.corrected_at = at
@@ -437,7 +443,13 @@ def keep(db: Database, match: Incoming) -> None:
         round_ids.append(round_id)
     for entry in match.log:
         change = store.Change(
-            entry.action, entry.n, round_ids[entry.ref], entry.entered, entry.replaced, entry.at
+            entry.action,
+            entry.n,
+            round_ids[entry.ref],
+            entry.entered,
+            entry.replaced,
+            entry.at,
+            entry.device,
         )
         store.log_change(db, match_id, change)
     store.cache_result(

@@ -152,7 +152,7 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refusal("A hand must be an object with contract, taken and doubles.")
     contract = data.get("contract")
-    if contract not in CONTRACTS:
+    if not isinstance(contract, str) or contract not in CONTRACTS:
         choices = explain.names(list(CONTRACTS), "or")
         raise Refusal.at("contract", f"The contract is one of: {choices}.")
     problems = Problems()

@@ -169,7 +169,7 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
     elif not isinstance(contract, str):
         contract = int(contract)
     level = data.get("coinche", "none")
-    if level not in MULTIPLIERS:
+    if not isinstance(level, str) or level not in MULTIPLIERS:
         problems.add("coinche", "Coinche is none, coinche or surcoinche.")
     alone = data.get("taker_alone", False)
     if not isinstance(alone, bool):

@@ -51,7 +51,9 @@ def read_evidence(table: Table, given: Any) -> dict[str, Any]:
         else:
             evidence[key] = value
     marriages = given.get("marriages", [])
-    if not isinstance(marriages, list) or any(m not in MARRIAGES for m in marriages):
+    if not isinstance(marriages, list) or any(
+        isinstance(m, bool) or not isinstance(m, int) or m not in MARRIAGES for m in marriages
+    ):
         problems.add("evidence.marriages", "Marriages are a list of 20s and 40s (40 in trumps).")
     else:
         for value, most in MARRIAGES.items():

@@ -57,7 +57,7 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refusal("An event is an object with event, player and what it needs.")
     event = data.get("event")
-    if event not in EVENT_NAMES:
+    if not isinstance(event, str) or event not in EVENT_NAMES:
         raise Refusal.at("event", f"The event is one of: {explain.names(list(EVENT_NAMES), 'or')}.")
     problems = Problems()
     read: dict[str, Any] = {"event": event}

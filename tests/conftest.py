@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +26,47 @@ def app(tmp_path) -> Flask:
     )
 
 
+class ScoringPhone(FlaskClient):
+    """A test client that is the phone that started its matches: it keeps their scorer tokens.
+
+    Every match it starts through the API gives it a token, which it then sends as the bearer
+    of that match's changes (unless a test sends its own) and keeps in its browser session,
+    as a phone handed the match would.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.tokens: dict[str, str] = {}
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        path = args[0] if args and isinstance(args[0], str) else ""
+        found = re.match(r"/api/matches/(\d+)/", path)
+        headers = dict(kwargs.pop("headers", None) or {})
+        if found and found.group(1) in self.tokens and "Authorization" not in headers:
+            headers["Authorization"] = f"Bearer {self.tokens[found.group(1)]}"
+        response = super().open(*args, headers=headers, **kwargs)
+        if path == "/api/matches" and response.status_code == 201:
+            self.keep(str(response.json["id"]), response.json["scorer_token"])
+        return response
+
+    def keep(self, match_id: str, token: str) -> None:
+        """Hold a match's token, for the API and in the browser session."""
+        self.tokens[match_id] = token
+        with self.session_transaction() as session:
+            session["scorer_tokens"] = {**session.get("scorer_tokens", {}), match_id: token}
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """Return a test client for the app."""
+    """Return a test client that scores the matches it starts."""
+    app.test_client_class = ScoringPhone
     return app.test_client()
+
+
+@pytest.fixture
+def stranger(app: Flask) -> FlaskClient:
+    """Return a client that holds no scorer token: another phone at the table."""
+    return FlaskClient(app, app.response_class)
 
 
 @pytest.fixture

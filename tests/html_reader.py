@@ -88,8 +88,8 @@ def values(doc: Node) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for node in doc.find_all("input"):
         name, kind = node.attrs.get("name"), node.attrs.get("type", "text")
-        if name is None or name == "csrf_token":
-            continue
+        if name is None or name in ("csrf_token", "idempotency_key"):
+            continue  # made by the page for each form, not typed by anyone
         if kind == "radio":
             if "checked" in node.attrs:
                 found[name] = node.attrs["value"]

@@ -160,6 +160,8 @@ def test_start_match_fills_options_with_defaults(client: FlaskClient) -> None:
     response = client.post("/api/matches", json={"game": "rami", "players": ["Ana", "Bo", "Cy"]})
     assert response.status_code == 201
     match = response.json
+    token = match.pop("scorer_token")
+    assert len(token) >= 32
     assert urlsplit(response.headers["Location"]).path == f"/api/matches/{match['id']}"
     assert client.get(response.headers["Location"]).json == match
     assert match["game"] == "rami"

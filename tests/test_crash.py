@@ -56,10 +56,15 @@ if door == "engine":
 
 else:
     client = app.test_client()
-    ids = [client.post("/api/matches", json=START).json["id"] for _ in range(count)]
+    started = [client.post("/api/matches", json=START).json for _ in range(count)]
+    ids = [match["id"] for match in started]
+    # Changing a match takes its scorer token, once matches have one.
+    tokens = {m["id"]: {"Authorization": f"Bearer {m.get('scorer_token')}"} for m in started}
 
     def record(match_id):
-        response = client.post(f"/api/matches/{match_id}/rounds", json=ROUND)
+        response = client.post(
+            f"/api/matches/{match_id}/rounds", json=ROUND, headers=tokens[match_id]
+        )
         assert response.status_code == 201, response.json
 
 committed = 0

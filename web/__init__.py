@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hmac
+
 from flask import current_app, g
 from sqlite_utils import Database
 
+import access
 import store
 
 
@@ -20,3 +23,10 @@ def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is not None:
         db.close()
+
+
+def check_passcode(given: str | None) -> None:
+    """Refuse to start a match without the site passcode, when the site has one."""
+    passcode = current_app.config.get("PASSCODE")
+    if passcode and not hmac.compare_digest(str(given or ""), str(passcode)):
+        raise access.Forbidden("This Tablescore asks for its passcode to start a match.")

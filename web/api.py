@@ -7,10 +7,11 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
+import access
 import matches
 from scorers import GAMES
 
-from . import get_db, openapi
+from . import check_passcode, get_db, openapi
 from .present import change_json, game_json, match_json, round_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -39,12 +40,24 @@ def games() -> ResponseReturnValue:
     return jsonify(games=[game_json(scorer) for scorer in GAMES.values()])
 
 
+def scoring_phone(match_id: int) -> str:
+    """Return the label of the phone whose bearer token may change this match, or refuse."""
+    matches.load_row(get_db(), match_id)
+    header = request.headers.get("Authorization", "")
+    token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+    return access.device_for(get_db(), match_id, token)
+
+
 @bp.post("/matches")
 def start_match() -> ResponseReturnValue:
-    """Start a match."""
-    match = matches.start(get_db(), body())
+    """Start a match; the answer carries its scorer token, this once."""
+    check_passcode(request.headers.get("X-Tablescore-Passcode"))
+    data = body()
+    device = access.read_label(data.pop("device", None), "the phone that started it")
+    match = matches.start(get_db(), data, device)
     location = url_for("api.match", match_id=match.id)
-    return jsonify(match_json(match)), 201, {"Location": location}
+    answer = match_json(match) | {"scorer_token": match.scorer_token}
+    return jsonify(answer), 201, {"Location": location}
 
 
 @bp.get("/matches")
@@ -84,21 +97,44 @@ def round_answer(match: matches.Match, n: int) -> dict[str, Any]:
 
 @bp.post("/matches/<int:match_id>/rounds")
 def add_round(match_id: int) -> ResponseReturnValue:
-    """Record the next round."""
-    match = matches.add_round(get_db(), match_id, body())
-    return jsonify(round_answer(match, len(match.rounds))), 201
+    """Record the next round; a retried request with the same Idempotency-Key records it once."""
+    device = scoring_phone(match_id)
+    key = request.headers.get("Idempotency-Key") or None
+    match = matches.add_round(get_db(), match_id, body(), device, key)
+    return jsonify(round_answer(match, match.recorded)), 201
 
 
 @bp.put("/matches/<int:match_id>/rounds/<int:n>")
 def correct_round(match_id: int, n: int) -> ResponseReturnValue:
     """Correct round n; later rounds are scored again."""
-    return jsonify(round_answer(matches.correct_round(get_db(), match_id, n, body()), n))
+    device = scoring_phone(match_id)
+    match = matches.correct_round(get_db(), match_id, n, body(), device)
+    return jsonify(round_answer(match, n))
 
 
 @bp.delete("/matches/<int:match_id>/rounds/<int:n>")
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
     """Remove round n; later rounds are scored again."""
-    return jsonify(match=match_json(matches.remove_round(get_db(), match_id, n)))
+    device = scoring_phone(match_id)
+    return jsonify(match=match_json(matches.remove_round(get_db(), match_id, n, device)))
+
+
+@bp.post("/matches/<int:match_id>/handoff")
+def handoff(match_id: int) -> ResponseReturnValue:
+    """Make a one-time code that lets another phone score this match."""
+    scoring_phone(match_id)
+    code = access.offer(get_db(), match_id)
+    link = url_for("pages.join_with", code=code, _external=True)
+    return jsonify(code=code, url=link), 201
+
+
+@bp.post("/join")
+def join() -> ResponseReturnValue:
+    """Trade a handoff code for this device's own scorer token."""
+    data = body()
+    device = access.read_label(data.get("device"))
+    match_id, token = access.accept(get_db(), str(data.get("code", "")), device)
+    return jsonify(match_id=match_id, scorer_token=token, device=device)
 
 
 @bp.get("/matches/<int:match_id>/log")

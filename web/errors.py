@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from access import Forbidden
 from matches import Conflict, NotFound
 from scorers import Refusal
 
@@ -28,6 +29,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(NotFound)
     def not_found(error: NotFound) -> ResponseReturnValue:
         return answer(404, str(error))
+
+    @app.errorhandler(Forbidden)
+    def forbidden(error: Forbidden) -> ResponseReturnValue:
+        return answer(403, str(error))
 
     @app.errorhandler(Conflict)
     def conflict(error: Conflict) -> ResponseReturnValue:

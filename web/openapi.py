@@ -28,6 +28,7 @@ def refusals(*codes: int) -> dict[str, Any]:
     """Describe the error answers an operation can give, all in the one error shape."""
     meaning = {
         400: "The body is not JSON, or not an object.",
+        403: "No scorer token for this match (or the site passcode is missing).",
         404: "No such match or round.",
         409: "The match is over, or the change would make a later round impossible.",
         413: "The body is larger than 64 KB.",
@@ -44,7 +45,7 @@ def body(schema: dict[str, Any]) -> dict[str, Any]:
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 ROUND_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
-CHANGE_ERRORS = (400, 404, 409, 413, 415, 422)
+CHANGE_ERRORS = (400, 403, 404, 409, 413, 415, 422)
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -98,6 +99,32 @@ SCHEMAS: dict[str, Any] = {
                     },
                 },
             },
+        },
+    },
+    "BeloteDeal": {
+        "type": "object",
+        "required": ["taker", "trump"],
+        "properties": {
+            "taker": {"type": "string"},
+            "trump": {
+                "type": "string",
+                "enum": ["hearts", "diamonds", "clubs", "spades", "no_trump", "all_trump"],
+            },
+            "points": {
+                "type": "object",
+                "description": "Card points per team without the last trick; one may be left out.",
+                "additionalProperties": {"type": "integer"},
+            },
+            "last_trick": {"type": ["string", "null"]},
+            "belote": {"type": ["string", "null"]},
+            "capot": {"type": ["string", "null"]},
+            "announcements": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "contract": {
+                "description": "Coinche only: 80–160 by tens, capot or generale.",
+                "anyOf": [{"type": "integer"}, {"type": "string", "enum": ["capot", "generale"]}],
+            },
+            "coinche": {"type": "string", "enum": ["none", "coinche", "surcoinche"]},
+            "taker_alone": {"type": "boolean"},
         },
     },
     "BarbuHand": {
@@ -277,7 +304,7 @@ def document() -> dict[str, Any]:
     """Return the whole OpenAPI document."""
     round_body = body(
         {
-            "oneOf": [
+            "anyOf": [
                 ref("RamiRound"),
                 ref("BeloteDeal"),
                 ref("BarbuHand"),
@@ -321,10 +348,19 @@ def document() -> dict[str, Any]:
             },
             "/api/matches": {
                 "post": {
-                    "summary": "Start a match",
+                    "summary": "Start a match; the answer carries its scorer_token, once",
+                    "parameters": [
+                        {
+                            "name": "X-Tablescore-Passcode",
+                            "in": "header",
+                            "required": False,
+                            "description": "The site passcode, when the server sets one.",
+                            "schema": {"type": "string"},
+                        }
+                    ],
                     "requestBody": body(ref("NewMatch")),
                     "responses": {"201": answer("The new match", ref("Match"))}
-                    | refusals(400, 413, 415, 422),
+                    | refusals(400, 403, 413, 415, 422),
                 },
                 "get": {
                     "summary": "Matches, newest first",
@@ -356,7 +392,17 @@ def document() -> dict[str, Any]:
             "/api/matches/{match_id}/rounds": {
                 "post": {
                     "summary": "Record the next round",
-                    "parameters": [MATCH_ID],
+                    "security": [{"scorer": []}],
+                    "parameters": [
+                        MATCH_ID,
+                        {
+                            "name": "Idempotency-Key",
+                            "in": "header",
+                            "required": False,
+                            "description": "A retried request with the same key records once.",
+                            "schema": {"type": "string"},
+                        },
+                    ],
                     "requestBody": round_body,
                     "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
                     | refusals(*CHANGE_ERRORS),
@@ -365,6 +411,7 @@ def document() -> dict[str, Any]:
             "/api/matches/{match_id}/rounds/{n}": {
                 "put": {
                     "summary": "Correct round n; later rounds are scored again",
+                    "security": [{"scorer": []}],
                     "parameters": [MATCH_ID, ROUND_N],
                     "requestBody": round_body,
                     "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
@@ -372,13 +419,14 @@ def document() -> dict[str, Any]:
                 },
                 "delete": {
                     "summary": "Remove round n; later rounds are scored again",
+                    "security": [{"scorer": []}],
                     "parameters": [MATCH_ID, ROUND_N],
                     "responses": {
                         "200": answer(
                             "The match", {"type": "object", "properties": {"match": ref("Match")}}
                         )
                     }
-                    | refusals(404, 409),
+                    | refusals(403, 404, 409),
                 },
             },
             "/api/matches/{match_id}/log": {
@@ -421,6 +469,55 @@ def document() -> dict[str, Any]:
                     | refusals(404, 422),
                 }
             },
+            "/api/matches/{match_id}/handoff": {
+                "post": {
+                    "summary": "Make a one-time code that lets another phone score the match",
+                    "parameters": [MATCH_ID],
+                    "security": [{"scorer": []}],
+                    "responses": {
+                        "201": answer(
+                            "The code and the link that carries it",
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "code": {"type": "string"},
+                                    "url": {"type": "string"},
+                                },
+                            },
+                        )
+                    }
+                    | refusals(403, 404),
+                }
+            },
+            "/api/join": {
+                "post": {
+                    "summary": "Trade a handoff code for this device's own scorer token",
+                    "requestBody": body(
+                        {
+                            "type": "object",
+                            "required": ["code"],
+                            "properties": {
+                                "code": {"type": "string"},
+                                "device": {"type": "string", "maxLength": 40},
+                            },
+                        }
+                    ),
+                    "responses": {
+                        "200": answer(
+                            "The match and this device's token",
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "match_id": {"type": "integer"},
+                                    "scorer_token": {"type": "string"},
+                                    "device": {"type": "string"},
+                                },
+                            },
+                        )
+                    }
+                    | refusals(400, 415, 422),
+                }
+            },
             "/api/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -428,7 +525,16 @@ def document() -> dict[str, Any]:
                 }
             },
         },
-        "components": {"schemas": SCHEMAS},
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {
+                "scorer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The scorer token POST /api/matches answered with, once.",
+                }
+            },
+        },
     }
     # The players' and the export/import blueprints describe their own paths.
     described["paths"] |= players.OPENAPI_PATHS | transfer.OPENAPI_PATHS

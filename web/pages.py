@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
+import access
 import matches
 from scorers import GAMES, Refusal
 from scorers.forms import RefusalOnFields, match_form
 
-from . import get_db
+from . import check_passcode, get_db
 from .chart import chart
 from .entered import entered
 
@@ -25,6 +37,12 @@ RECENT = 5
 def games() -> dict[str, Any]:
     """Let every template name the games and draw a match's chart."""
     return {"games": GAMES, "chart": chart}
+
+
+@bp.app_template_global()
+def new_key() -> str:
+    """Make the one-time key a round form carries, so a double tap records the round once."""
+    return uuid.uuid4().hex
 
 
 @bp.app_template_filter("entered")
@@ -62,10 +80,39 @@ def new_match(game: str) -> ResponseReturnValue:
     form = match_form(scorer, request.form if request.method == "POST" else None, layout)
     if request.method == "GET":
         return render_template("new_match.html", form=form, scorer=scorer)
+    try:
+        check_passcode(request.form.get("passcode"))
+    except access.Forbidden as refused:
+        form.form_errors = [str(refused)]
+        return render_template("new_match.html", form=form, scorer=scorer), 403
     started, status = submit(form, lambda data: matches.start(get_db(), data))
     if started:
+        keep_token(started.id, started.scorer_token)
         return redirect(url_for(".match", match_id=started.id))
     return render_template("new_match.html", form=form, scorer=scorer), status
+
+
+def keep_token(match_id: int, token: str | None) -> None:
+    """Keep a match's scorer token in this browser's session: this phone may score it."""
+    tokens = dict(session.get("scorer_tokens", {}))
+    tokens[str(match_id)] = token
+    session["scorer_tokens"] = tokens
+
+
+def session_token(match_id: int) -> str | None:
+    """Return the scorer token this browser keeps for a match, if any."""
+    return session.get("scorer_tokens", {}).get(str(match_id))
+
+
+def phone(match_id: int) -> str:
+    """Return the label of this browser's phone if it may score the match, or refuse (403)."""
+    matches.load_row(get_db(), match_id)
+    return access.device_for(get_db(), match_id, session_token(match_id))
+
+
+def may_score(match_id: int) -> bool:
+    """Say whether this browser holds a token that opens the match."""
+    return access.may_score(get_db(), match_id, session_token(match_id))
 
 
 def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseReturnValue:
@@ -77,7 +124,12 @@ def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseR
             corrected.setdefault(change["round_id"], []).append(change)
     removed = [change for change in log if change["action"] == "remove"]
     page = render_template(
-        "match.html", match=played, form=form, corrected=corrected, removed=removed
+        "match.html",
+        match=played,
+        form=form,
+        corrected=corrected,
+        removed=removed,
+        can_score=may_score(played.id),
     )
     return page, status
 
@@ -140,13 +192,17 @@ def what_if(match_id: int) -> ResponseReturnValue:
 @bp.post("/matches/<int:match_id>/rounds")
 def add_round(match_id: int) -> ResponseReturnValue:
     """Record the next round, or apply a card tap made without JavaScript."""
+    device = phone(match_id)
     played = matches.load(get_db(), match_id)
     form = played.scorer.round_form(played.table, request.form, state=played.replay.state)
     if form.follow_taps(request.form):
         return show_match(played, form)
-    n = len(played.rounds) + 1
-    recorded, status = submit(form, lambda data: matches.add_round(get_db(), match_id, data))
+    key = request.form.get("idempotency_key") or None
+    recorded, status = submit(
+        form, lambda data: matches.add_round(get_db(), match_id, data, device, key)
+    )
     if recorded:
+        n = recorded.recorded
         flash(f"{played.scorer.round_name} {n} recorded.")
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
     return show_match(played, form, status)
@@ -155,6 +211,7 @@ def add_round(match_id: int) -> ResponseReturnValue:
 @bp.route("/matches/<int:match_id>/rounds/<int:n>/edit", methods=["GET", "POST"])
 def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     """Correct a past round; every later round is scored again."""
+    device = phone(match_id)
     played = matches.load(get_db(), match_id)
     stored = played.round(n)
     state = played.state_before(n)
@@ -165,7 +222,7 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     if form.follow_taps(request.form):
         return render_template("edit_round.html", match=played, n=n, form=form)
     corrected, status = submit(
-        form, lambda data: matches.correct_round(get_db(), match_id, n, data)
+        form, lambda data: matches.correct_round(get_db(), match_id, n, data, device)
     )
     if corrected:
         flash(f"{played.scorer.round_name} {n} corrected; everything after it was scored again.")
@@ -176,8 +233,54 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
 @bp.post("/matches/<int:match_id>/rounds/<int:n>/remove")
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
     """Remove a round; the change log keeps it."""
-    played = matches.remove_round(get_db(), match_id, n)
+    played = matches.remove_round(get_db(), match_id, n, phone(match_id))
     flash(f"{played.scorer.round_name} {n} removed; everything after it was scored again.")
+    return redirect(url_for(".match", match_id=match_id))
+
+
+@bp.route("/matches/<int:match_id>/handoff", methods=["GET", "POST"])
+def handoff(match_id: int) -> ResponseReturnValue:
+    """Let another phone score: a one-time code as a link and a QR code, and who may score."""
+    phone(match_id)
+    played = matches.load(get_db(), match_id)
+    code = link = qr = None
+    if request.method == "POST":
+        code = access.offer(get_db(), match_id)
+        link = url_for(".join_with", code=code, _external=True)
+        qr = segno.make(link, micro=False).svg_inline(scale=4, dark="#1d1d1b", light="#ffffff")
+    phones = access.phones(get_db(), match_id)
+    return render_template("handoff.html", match=played, code=code, link=link, qr=qr, phones=phones)
+
+
+@bp.post("/matches/<int:match_id>/revoke")
+def revoke(match_id: int) -> ResponseReturnValue:
+    """Take back a phone's right to score, or a code not used yet."""
+    phone(match_id)
+    row = request.form.get("id", "")
+    kind = request.form.get("kind", "")
+    access.revoke(get_db(), match_id, kind, int(row) if row.isdigit() else 0)
+    flash("Revoked.")
+    return redirect(url_for(".handoff", match_id=match_id))
+
+
+@bp.get("/join/<code>")
+def join_with(code: str) -> ResponseReturnValue:
+    """Open the join form with the code a link or a QR code carried."""
+    return render_template("join.html", code=code)
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join() -> ResponseReturnValue:
+    """Let this phone score a match with the code another phone made."""
+    if request.method == "GET":
+        return render_template("join.html")
+    code, device = request.form.get("code", ""), request.form.get("device", "")
+    try:
+        match_id, token = access.accept(get_db(), code, access.read_label(device))
+    except Refusal as refusal:
+        return render_template("join.html", code=code, device=device, message=refusal.message), 422
+    keep_token(match_id, token)
+    flash("This phone can score this match now.")
     return redirect(url_for(".match", match_id=match_id))
 
 

@@ -103,4 +103,5 @@ def change_json(change: dict[str, Any]) -> dict[str, Any]:
         "input": change["input"],
         "replaced": change["replaced"],
         "at": change["at_utc"],
+        "device": change.get("device"),
     }
