@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+import access
 import matches
 import store
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
@@ -97,6 +98,8 @@ class Outcome:
 
     imported: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    scorer_tokens: dict[str, str] = field(default_factory=dict)
+    """Match id → a new scorer token for each match imported, shown this once."""
 
     def summary(self) -> str:
         """Say in one sentence what the import did."""
@@ -209,8 +212,11 @@ def import_history(db: Database, exported: Any) -> Outcome:
             if store.has_uid(db, match.uid):
                 outcome.skipped.append(match.uid)
             else:
-                keep(db, match)
+                match_id = keep(db, match)
                 outcome.imported.append(match.uid)
+                # Tokens never travel in an export: whoever imports a match may score it.
+                token = access.issue(db, match_id, "the phone that imported it")
+                outcome.scorer_tokens[str(match_id)] = token
     return outcome
 
 
@@ -420,7 +426,7 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             )
 
 
-def keep(db: Database, match: Incoming) -> None:
+def keep(db: Database, match: Incoming) -> int:
     """Store a checked match with its history as it was kept, and cache its replay."""
     match_id = store.insert_match(
         db,
@@ -461,3 +467,4 @@ def keep(db: Database, match: Incoming) -> None:
         rounds_played=len(match.replay.rounds),
         at=match.log[-1].at if match.log else match.created_at,
     )
+    return match_id

@@ -185,6 +185,11 @@ def import_(client: FlaskClient, documents: Any) -> Any:
     return send(client, "POST", "/api/import", documents)
 
 
+def outcome(response: Any) -> dict[str, Any]:
+    """Read an import's answer without the scorer tokens it hands out (new every time)."""
+    return {key: value for key, value in response.json.items() if key != "scorer_tokens"}
+
+
 def assert_refused(response: Any, field: str, *words: str) -> str:
     """Assert a 422 in the API's error shape naming `field`, with `words` in the message."""
     assert response.status_code == 422, response.get_data(as_text=True)
@@ -272,7 +277,7 @@ def test_every_game_survives_export_and_import(
 
     response = import_(there, [document])
     assert response.status_code == 200, response.json
-    assert response.json == {"imported": [document["uid"]], "skipped": []}
+    assert outcome(response) == {"imported": [document["uid"]], "skipped": []}
 
     [summary] = there.get("/api/matches").json["matches"]
     original = client.get(f"/api/matches/{match_id}").json
@@ -299,7 +304,7 @@ def test_importing_again_skips_the_match(
 ) -> None:
     document = exported(client, played(client, body, rounds, correction, removal))
     assert import_(there, [document]).json["imported"] == [document["uid"]]
-    assert import_(there, [document]).json == {"imported": [], "skipped": [document["uid"]]}
+    assert outcome(import_(there, [document])) == {"imported": [], "skipped": [document["uid"]]}
     assert there.get("/api/matches").json["total"] == 1
 
 
@@ -314,7 +319,7 @@ def test_the_whole_history_moves_in_one_go(
     documents = response.json
     assert [document["game"] for document in documents] == ["rami", "belote", "barbu"]
 
-    answer = import_(there, documents).json
+    answer = outcome(import_(there, documents))
     assert answer == {"imported": [document["uid"] for document in documents], "skipped": []}
     assert history(there) == documents
 
@@ -323,7 +328,7 @@ def test_a_uid_twice_in_one_import_is_stored_once(
     client: FlaskClient, there: FlaskClient, rami: int
 ) -> None:
     document = exported(client, rami)
-    answer = import_(there, [document, document]).json
+    answer = outcome(import_(there, [document, document]))
     assert answer == {"imported": [document["uid"]], "skipped": [document["uid"]]}
 
 
@@ -491,7 +496,7 @@ def test_a_history_may_be_far_larger_than_a_round(
 
 def test_an_empty_import_imports_nothing(there: FlaskClient) -> None:
     response = import_(there, [])
-    assert (response.status_code, response.json) == (200, {"imported": [], "skipped": []})
+    assert (response.status_code, outcome(response)) == (200, {"imported": [], "skipped": []})
 
 
 # --- one match: JSON and CSV ------------------------------------------------------------------
@@ -707,10 +712,9 @@ def test_flask_export_then_import_elsewhere(
 
     runner = elsewhere.test_cli_runner()
     result = runner.invoke(args=["import", str(path)])
-    assert (result.exit_code, result.output) == (
-        0,
-        "Imported 2 matches; skipped 0 matches already here.\n",
-    )
+    summary, *tokens = result.output.splitlines()
+    assert (result.exit_code, summary) == (0, "Imported 2 matches; skipped 0 matches already here.")
+    assert [line.split(": scorer token ")[0] for line in tokens] == ["Match 1", "Match 2"]
     assert history(elsewhere.test_client()) == history(client)
     result = runner.invoke(args=["import", str(path)])
     assert result.output == "Imported 0 matches; skipped 2 matches already here.\n"
@@ -761,3 +765,18 @@ def test_flask_backup_refuses_a_file_that_is_not_a_database(app: Flask, tmp_path
     result = app.test_cli_runner().invoke(args=["backup", str(path)])
     assert result.exit_code == 1
     assert f"Could not back up into {path}" in result.output
+
+
+def test_whoever_imports_a_match_may_score_it(
+    client: FlaskClient, there: FlaskClient, rami: int
+) -> None:
+    document = exported(client, rami)
+    tokens = import_(there, [document]).json["scorer_tokens"]
+    [(match_id, token)] = tokens.items()
+    assert document["uid"] not in token
+    first = document["rounds"][0]["input"]
+    url = f"/api/matches/{match_id}/rounds/1"
+    assert send(there, "PUT", url, first).status_code == 403
+    signed = there.put(url, json=first, headers={"Authorization": f"Bearer {token}"})
+    assert signed.status_code == 200
+    assert signed.json["match"]["totals"] == document["totals"]

@@ -29,6 +29,7 @@ import transfer
 from scorers import Refusal
 
 from . import get_db
+from .pages import keep_token
 
 bp = Blueprint("transfer", __name__, cli_group=None)
 
@@ -99,6 +100,8 @@ def import_page() -> ResponseReturnValue:
         outcome = transfer.import_history(get_db(), transfer.parse(upload.read()))
     except Refusal as refusal:
         return render_template("transfer/import.html", refusal=refusal), 422
+    for match_id, token in outcome.scorer_tokens.items():
+        keep_token(int(match_id), token)
     flash(outcome.summary())
     return redirect(url_for("pages.history"))
 
@@ -121,6 +124,8 @@ def import_command(file: str) -> None:
     except Refusal as refusal:
         raise click.ClickException(refusal.message) from None
     click.echo(outcome.summary())
+    for match_id, token in outcome.scorer_tokens.items():
+        click.echo(f"Match {match_id}: scorer token {token}")
 
 
 @bp.cli.command("backup")
