@@ -13,6 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
+from tests.api_helpers import rounds_url
+
 DEFAULTS_3 = {"target": 200, "rami_sec_points": 200, "unmelded_bonus": 25, "unmelded_cap": 100}
 
 
@@ -43,12 +45,6 @@ EXAMPLE_R1 = went_out("Ana", Bo=held("A", "JK", "5"), Cy=held("9", "9"))
 
 
 # --- talking to the API -----------------------------------------------------------------------
-
-
-def rounds_url(match_id: int, n: int | None = None) -> str:
-    """The rounds collection of a match, or one of its rounds."""
-    base = f"/api/matches/{match_id}/rounds"
-    return base if n is None else f"{base}/{n}"
 
 
 def play(client: FlaskClient, match_id: int, *rounds: dict[str, Any]) -> dict[str, Any]:

@@ -6,15 +6,13 @@ Ana takes unless a test says otherwise, so Nous are the takers of RULES.md's exa
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
 
+from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
@@ -35,27 +33,12 @@ CLASSIC_DEFAULTS = {
 # --- talking to the API -----------------------------------------------------------------------
 
 
-def send(client: FlaskClient, method: str, url: str, body: Any) -> Any:
-    """Send a JSON body with its keys in the order written.
-
-    The test client's `json=` goes through Flask's JSON provider, which sorts keys: it would seat
-    Eux before Nous. A real client keeps the order, and the seating depends on it.
-    """
-    return client.open(url, method=method, data=json.dumps(body), content_type="application/json")
-
-
 def start(client: FlaskClient, teams: dict[str, list[str]] | None = None, **options: Any) -> dict:
     """Start a Belote match through the API and return it."""
     body = {"game": "belote", "teams": teams or TEAMS, "options": options}
     response = send(client, "POST", "/api/matches", body)
     assert response.status_code == 201, response.json
     return response.json
-
-
-def rounds_url(match_id: int, n: int | None = None) -> str:
-    """The deals of a match, or one of them."""
-    base = f"/api/matches/{match_id}/rounds"
-    return base if n is None else f"{base}/{n}"
 
 
 def deal(
@@ -88,34 +71,6 @@ def play(client: FlaskClient, match_id: int, *deals: dict[str, Any]) -> dict[str
         assert response.status_code == 201, response.json
         match = response.json["match"]
     return match
-
-
-def snapshot(client: FlaskClient, match_id: int) -> tuple[Any, Any]:
-    """What a refused change must leave alone: the match and its change log."""
-    return (
-        client.get(f"/api/matches/{match_id}").json,
-        client.get(f"/api/matches/{match_id}/log").json,
-    )
-
-
-@contextmanager
-def unchanged(client: FlaskClient, match_id: int) -> Iterator[None]:
-    """Assert that whatever happens inside leaves the match and its log as they were."""
-    before = snapshot(client, match_id)
-    yield
-    assert snapshot(client, match_id) == before
-
-
-def refused(response: Any, status: int, field: str | None = None, words: str = "") -> dict:
-    """Assert the error shape and status; `field` must be named, with `words` in its messages."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    body = response.json
-    assert set(body) == {"error", "fields"}
-    assert body["error"].strip()
-    if field is not None:
-        assert field in body["fields"], body
-        assert words in " ".join(body["fields"][field]), body["fields"][field]
-    return body
 
 
 def nous_eux(nous: int, eux: int) -> dict[str, int]:
@@ -206,11 +161,6 @@ def assert_kept(shown: dict[str, Any], typed: dict[str, str]) -> None:
 def post_deal(client: FlaskClient, match_id: int, data: dict[str, str]) -> Any:
     """Post the deal form of the match page."""
     return client.post(f"/matches/{match_id}/rounds", data=data)
-
-
-def api_match(client: FlaskClient, match_id: int) -> dict[str, Any]:
-    """The match as the API sees it, to check what a page stored."""
-    return client.get(f"/api/matches/{match_id}").json
 
 
 # --- fixtures ---------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ worked out by hand from RULES.md and the rules texts the pages show.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -18,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import matches
+from tests.api_helpers import send
 from tests.html_reader import Node, alerts, parse, values
 from web import get_db
 from web.chart import chart
@@ -50,11 +50,6 @@ CY_OUT = {
 
 
 # --- talking to the API -----------------------------------------------------------------------
-
-
-def send(client: FlaskClient, method: str, url: str, body: Any) -> Any:
-    """Send a JSON body with its keys in the order written (the seating depends on it)."""
-    return client.open(url, method=method, data=json.dumps(body), content_type="application/json")
 
 
 def start(client: FlaskClient, game: str, seats: Any, **options: Any) -> int:

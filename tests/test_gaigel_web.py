@@ -7,15 +7,14 @@ EXAMPLE is RULES.md's worked example, deal by deal.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask.testing import FlaskClient
 
+from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 TEAMS = {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di"]}
@@ -140,11 +139,6 @@ FULL_WHY_LAST_FOUR = [
 # --- talking to the API -----------------------------------------------------------------------
 
 
-def send(client: FlaskClient, method: str, url: str, body: Any) -> Any:
-    """Send a JSON body with its keys in the order written (the seating depends on it)."""
-    return client.open(url, method=method, data=json.dumps(body), content_type="application/json")
-
-
 def start(client: FlaskClient, teams: dict | None = None, **options: Any) -> dict[str, Any]:
     """Start a team match through the API and return it."""
     body = {"game": "gaigel", "teams": teams or TEAMS, "options": options}
@@ -161,12 +155,6 @@ def start_three(client: FlaskClient, **options: Any) -> dict[str, Any]:
     return response.json
 
 
-def rounds_url(match_id: int, n: int | None = None) -> str:
-    """The deals of a match, or one of them."""
-    base = f"/api/matches/{match_id}/rounds"
-    return base if n is None else f"{base}/{n}"
-
-
 def post_deal(client: FlaskClient, match_id: int, entered: Any) -> Any:
     """Post the next deal through the API."""
     return send(client, "POST", rounds_url(match_id), entered)
@@ -180,39 +168,6 @@ def play(client: FlaskClient, match_id: int, *deals: dict[str, Any]) -> dict[str
         assert response.status_code == 201, response.json
         match = response.json["match"]
     return match
-
-
-def api_match(client: FlaskClient, match_id: int) -> dict[str, Any]:
-    """The match as the API sees it."""
-    return client.get(f"/api/matches/{match_id}").json
-
-
-def snapshot(client: FlaskClient, match_id: int) -> tuple[Any, Any]:
-    """What a refused change must leave alone: the match and its change log."""
-    return (
-        client.get(f"/api/matches/{match_id}").json,
-        client.get(f"/api/matches/{match_id}/log").json,
-    )
-
-
-@contextmanager
-def unchanged(client: FlaskClient, match_id: int) -> Iterator[None]:
-    """Assert that whatever happens inside leaves the match and its log as they were."""
-    before = snapshot(client, match_id)
-    yield
-    assert snapshot(client, match_id) == before
-
-
-def refused(response: Any, status: int, field: str | None = None, words: str = "") -> dict:
-    """Assert the error shape and status; `field` must be named, with `words` in its messages."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    body = response.json
-    assert set(body) == {"error", "fields"}
-    assert body["error"].strip()
-    if field is not None:
-        assert field in body["fields"], body
-        assert words in " ".join(body["fields"][field]), body["fields"][field]
-    return body
 
 
 def match_count(client: FlaskClient) -> int:

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from app import create_app
+from tests.api_helpers import api_match
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 # --- reading pages ----------------------------------------------------------------------------
@@ -108,11 +109,6 @@ def new_match_form(*names: str, **options: str) -> dict[str, str]:
     data = {f"players-{i}": name for i, name in enumerate(names)}
     data.update({f"option_{name}": value for name, value in options.items()})
     return data
-
-
-def api_match(client: FlaskClient, match_id: int) -> dict[str, Any]:
-    """The match as the API sees it, to check what a page stored."""
-    return client.get(f"/api/matches/{match_id}").json
 
 
 def stored(client: FlaskClient, match_id: int) -> tuple[Any, Any, Any]:

@@ -16,6 +16,7 @@ from openapi_spec_validator import validate
 import store
 import transfer
 from app import create_app
+from tests.api_helpers import send
 from tests.html_reader import alerts, parse
 
 # --- small legal matches of every game --------------------------------------------------------
@@ -137,11 +138,6 @@ RAMI = {"game": "rami", "players": ["Ana", "Bo", "Cy"]}
 
 
 # --- talking to an app ------------------------------------------------------------------------
-
-
-def send(client: FlaskClient, method: str, url: str, body: Any) -> Any:
-    """Send a JSON body with its keys in the order written: a team's order seats it."""
-    return client.open(url, method=method, data=json.dumps(body), content_type="application/json")
 
 
 def start(client: FlaskClient, body: dict[str, Any], *rounds: dict[str, Any]) -> int:
