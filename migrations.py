@@ -167,3 +167,9 @@ def m003_scorers(db: Database) -> None:
     )
     # The log says which phone made each change; older entries say nobody.
     db.table("changes").add_column("device", str)
+
+
+@migrations()
+def m004_history_by_date(db: Database) -> None:
+    """Index the days matches were started on, so history filtered by dates reads no other."""
+    db.table("matches").create_index(["created_utc"])

@@ -1,0 +1,754 @@
+#!/usr/bin/env python3
+"""Tablescore's performance benchmark (issue 10): one process, one run, numbers printed.
+
+    python3 bench/bench.py                      # 100 000 matches in a temporary file
+    python3 bench/bench.py --matches 10000 --repeat 30 --db /tmp/ts.sqlite --keep
+
+It builds a database of N matches of all five games with their rounds through the app's own
+storage code (store.insert_match, insert_round, log_change, cache_result, access.issue, in large
+store.writing transactions), with totals, status and winner cached from each scorer's replay.
+It adds one Porrazo match of 200 events, and fresh copies of it to post the 201st event to.
+Then, with Flask's test client in this same process, it times (median of --repeat calls after
+--warmup calls) posting a round, the match page, history filtered by a player (page and API),
+a player page and the export of one match, and the floor: a bare Flask app whose one route does
+one SQLite insert into the same kind of file and renders a one-line template. It prints each
+median, its ratio to the floor, the database size, the build time, and the bytes each page sends
+with the CSS, JS and images it references, and the cache headers of the static files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import gzip
+import json
+import os
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from flask import Flask, render_template, request  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
+from jinja2 import DictLoader  # noqa: E402
+
+import access  # noqa: E402
+import store  # noqa: E402
+from app import create_app  # noqa: E402
+from scorers import GAMES, Refusal, RoundImpossible, Table  # noqa: E402
+from scorers.base import FINISHED  # noqa: E402
+
+SEED = 20261129
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+YEARS = 10
+BATCH = 1000
+"""Matches stored per transaction while building."""
+
+# --- players ----------------------------------------------------------------------------------
+
+FIRST = ("Ma", "Lu", "Jo", "Ka", "Ro", "Sa", "Ti", "Ne", "Pa", "Vi")
+FIRST += ("Be", "Da", "El", "Fi", "Go", "Hu", "Is", "Ju", "Le", "Mi")
+LAST = ("ra", "no", "la", "ck", "rt", "na", "ri", "ssa", "nd", "x")
+POOL = [first + last for first in FIRST for last in LAST]
+"""200 names: every match seats a few of them, so each plays in about 1.8% of all matches."""
+
+
+# --- legal rounds of each game, drawn from a seeded generator --------------------------------
+
+
+def split(rng: random.Random, total: int, parts: int) -> list[int]:
+    """Split `total` into `parts` whole numbers >= 0."""
+    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
+    bounds = [0, *cuts, total]
+    return [bounds[i + 1] - bounds[i] for i in range(parts)]
+
+
+def rami_start(rng: random.Random, players: list[str]) -> dict[str, Any]:
+    return {"game": "rami", "players": players, "options": {}}
+
+
+def rami_hand(rng: random.Random, melded: bool | None = None) -> dict[str, Any]:
+    melded = rng.random() < 0.6 if melded is None else melded
+    if rng.random() < 0.7:
+        cards = [rng.choice(("JK", *RANKS)) for _ in range(rng.randint(1, 4))]
+        return {"cards": cards, "melded": melded}
+    return {"points": rng.randint(0, 40), "melded": melded}
+
+
+def rami_round(rng: random.Random, start: dict[str, Any], _i: int) -> dict[str, Any]:
+    players = start["players"]
+    outcome = rng.choice(("out", "out", "out", "out", "rami_sec", "blocked"))
+    if outcome == "blocked":
+        return {"outcome": outcome, "hands": {name: rami_hand(rng) for name in players}}
+    winner = rng.choice(players)
+    others = [name for name in players if name != winner]
+    if outcome == "out":
+        return {"outcome": outcome, "winner": winner, "hands": {n: rami_hand(rng) for n in others}}
+    return {"outcome": outcome, "winner": winner, "hands": {}}
+
+
+ANNOUNCED = (0, 0, 0, 0, 0, 20, 20, 50, 100)
+CONTRACTS = (*range(80, 161, 10), "capot")
+
+
+def belote_start(rng: random.Random, players: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "variant": rng.choice(("classic", "classic", "coinche")),
+        "rules": rng.choice(("maison", "official")),
+    }
+    teams = {"Nous": players[:2], "Eux": players[2:4]}
+    return {"game": "belote", "teams": teams, "options": options}
+
+
+def belote_round(rng: random.Random, start: dict[str, Any], _i: int) -> dict[str, Any]:
+    options, teams = start["options"], start["teams"]
+    coinche = options["variant"] == "coinche"
+    trump = rng.choice(("hearts", "diamonds", "clubs", "spades", "no_trump"))
+    total = 120 if trump == "no_trump" and options["rules"] == "maison" else 152
+    taker = rng.choice([name for team in teams.values() for name in team])
+    names = list(teams)
+    capot = rng.choice((None,) * 12 + tuple(names))
+    deal: dict[str, Any] = {
+        "taker": taker,
+        "trump": trump,
+        "belote": None if trump == "no_trump" else rng.choice((None, None, *names)),
+        "capot": capot,
+        "announcements": {team: rng.choice(ANNOUNCED) for team in names},
+    }
+    if capot is None:
+        first = rng.randint(0, total)
+        deal["points"] = {names[0]: first, names[1]: total - first}
+        deal["last_trick"] = rng.choice(names)
+    else:
+        deal["points"] = {}
+    if coinche:
+        deal["contract"] = rng.choice(CONTRACTS)
+        deal["coinche"] = rng.choice(("none", "none", "none", "coinche"))
+    return deal
+
+
+BARBU_CONTRACTS = ("no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu")
+BARBU_CONTRACTS += ("trumps", "dominoes")
+
+
+def barbu_start(rng: random.Random, players: list[str]) -> dict[str, Any]:
+    return {"game": "barbu", "players": players, "options": {"first_declarer": players[0]}}
+
+
+def barbu_taken(rng: random.Random, players: list[str], contract: str) -> dict[str, Any]:
+    if contract in ("no_tricks", "trumps", "no_hearts", "no_queens"):
+        counts = dict(
+            zip(players, split(rng, 4 if contract == "no_queens" else 13, 4), strict=True)
+        )
+        taken: dict[str, Any] = {"taken": counts}
+        if contract == "no_hearts":
+            taken["ace_of_hearts"] = rng.choice([p for p in players if counts[p]])
+        return taken
+    if contract == "no_last_two":
+        return {"taken": {"second_last": rng.choice(players), "last": rng.choice(players)}}
+    if contract == "barbu":
+        return {"taken": {"king_of_hearts": rng.choice(players)}}
+    return {"taken": {"order": rng.sample(players, 4)}}
+
+
+def barbu_rounds(rng: random.Random, start: dict[str, Any]) -> list[dict[str, Any]]:
+    """28 hands: each declarer plays the seven contracts once, doubled by every other player at
+    least twice (chosen up front, so the obligation always holds)."""
+    players = start["players"]
+    hands = []
+    for block in range(4):
+        declarer = players[block]
+        others = [name for name in players if name != declarer]
+        owed = {name: set(rng.sample(range(7), rng.randint(2, 4))) for name in others}
+        for index, contract in enumerate(rng.sample(BARBU_CONTRACTS, 7)):
+            doubles = []
+            for name in others:
+                if index in owed[name]:
+                    doubles.append([name, declarer])
+                    if rng.random() < 0.3:
+                        doubles.append([declarer, name])
+            hands.append(
+                {"contract": contract, **barbu_taken(rng, players, contract), "doubles": doubles}
+            )
+    return hands
+
+
+def gaigel_start(rng: random.Random, players: list[str]) -> dict[str, Any]:
+    if rng.random() < 0.25:
+        return {"game": "gaigel", "players": players[:3], "options": {"mode": "three"}}
+    size = rng.choice((2, 2, 3))
+    teams = {"Oben": players[:size], "Unten": players[size : 2 * size]}
+    options = {"strokes": rng.choice((5, 7, 10, 10)), "five_sevens": rng.random() < 0.3}
+    return {"game": "gaigel", "teams": teams, "options": options}
+
+
+def gaigel_round(rng: random.Random, start: dict[str, Any], _i: int) -> dict[str, Any]:
+    if start["options"].get("mode") == "three":
+        players = start["players"]
+        points = dict(zip(players, split(rng, 240, 3), strict=True))
+        took = {name: bool(points[name]) or rng.random() < 0.5 for name in players}
+        if not any(took.values()):
+            took[rng.choice(players)] = True
+        ranked = [name for name in players if took[name]]
+        tied = [a for a in ranked if any(b != a and points[a] == points[b] for b in ranked)]
+        return {"card_points": points, "took_trick": took, "cut_order": rng.sample(tied, len(tied))}
+    winner = rng.choice(("Oben", "Unten"))
+    if rng.random() < 0.2:
+        evidence = {"points": rng.randint(60, 200), "marriages": [20] * rng.randint(0, 2)}
+        return {"winner": winner, "evidence": evidence}
+    outcomes = ["aus"] * 6 + ["gaigel", "untergaigeln", "uebergaigeln"]
+    if start["options"]["five_sevens"]:
+        outcomes.append("five_sevens")
+    return {"winner": winner, "outcome": rng.choice(outcomes)}
+
+
+def porrazo_start(rng: random.Random, players: list[str]) -> dict[str, Any]:
+    if len(players) == 4 and rng.random() < 0.4:
+        teams = {"Us": [players[0], players[2]], "Them": [players[1], players[3]]}
+        return {"game": "porrazo", "teams": teams, "options": {}}
+    return {"game": "porrazo", "players": players, "options": {}}
+
+
+def porrazo_round(rng: random.Random, start: dict[str, Any], _i: int) -> dict[str, Any]:
+    if "teams" in start:
+        players = [name for team in start["teams"].values() for name in team]
+        sides = list(start["teams"])
+    else:
+        players = sides = list(start["players"])
+    who = rng.choice(players)
+    kind = rng.choice(
+        ("porrazo", "ronda", "limpia", "limpia", "in_place", "tendido", "rondas", "cards", "cards")
+    )
+    if kind in ("ronda", "limpia"):
+        return {"player": who, "event": kind, "rank": rng.choice(RANKS)}
+    if kind == "porrazo":
+        return {"player": who, "event": kind, "rank": rng.choice(RANKS)}
+    if kind == "in_place":
+        return {"player": who, "event": kind, "rank": rng.choice(RANKS[:4])}
+    if kind == "tendido":
+        cards = rng.sample(RANKS, 6)
+        return {"player": who, "event": kind, "pairs": [cards[:2], cards[2:4]], "table": cards[4:]}
+    if kind == "rondas":
+        declaring = rng.sample(players, rng.randint(1, min(2, len(players))))
+        ranks = rng.sample(RANKS, len(declaring))
+        return {
+            "event": kind,
+            "declared": {n: [r] * 2 for n, r in zip(declaring, ranks, strict=True)},
+        }
+    return {"event": "cards", "counts": dict(zip(sides, split(rng, 52, len(sides)), strict=True))}
+
+
+Start = Callable[[random.Random, list[str]], dict[str, Any]]
+Draw = Callable[[random.Random, dict[str, Any], int], dict[str, Any]]
+GAME_MIX: list[tuple[str, int, Start, Draw | None, tuple[int, int]]] = [
+    # game, weight, the match it starts, one more round, how many seats
+    ("rami", 25, rami_start, rami_round, (2, 5)),
+    ("belote", 25, belote_start, belote_round, (4, 4)),
+    ("barbu", 10, barbu_start, None, (4, 4)),
+    ("gaigel", 20, gaigel_start, gaigel_round, (6, 6)),
+    ("porrazo", 20, porrazo_start, porrazo_round, (2, 4)),
+]
+MOST_ROUNDS = {"rami": 40, "belote": 60, "gaigel": 60, "porrazo": 80}
+ROUNDS_AT_ONCE = {"rami": 8, "belote": 10, "gaigel": 12, "porrazo": 20}
+PLAYING_SHARE = 0.05
+"""The share of matches left unfinished, as the table left them."""
+
+
+def settle(scorer: Any, table: Table, inputs: list[dict[str, Any]]) -> tuple[list, Any]:
+    """Replay the rounds; drop a round that cannot stand (or confirm a porrazo that must wait)
+    and cut the rounds after the match ended, until the replay takes every round as it is."""
+    for _ in range(50):
+        try:
+            replay = scorer.replay(table, inputs)
+        except RoundImpossible as impossible:
+            at = impossible.n - 1
+            if impossible.waiting:
+                inputs = [*inputs[:at], {"event": "confirm"}, *inputs[at:]]
+            else:
+                inputs = inputs[:at] + inputs[at + 1 :]
+            continue
+        if replay.ended_after is not None and replay.ended_after < len(inputs):
+            inputs = inputs[: replay.ended_after]
+            continue
+        return inputs, replay
+    raise RuntimeError("could not settle a generated match")
+
+
+def generate(rng: random.Random) -> tuple[dict[str, Any], Table, list[dict[str, Any]], Any]:
+    """Draw one legal match: its start, its table, its rounds as stored, and their replay."""
+    game, _, start_of, draw, (low, high) = rng.choices(GAME_MIX, [m[1] for m in GAME_MIX])[0]
+    scorer = GAMES[game]
+    start = start_of(rng, rng.sample(POOL, rng.randint(low, high)))
+    table = scorer.read_table(start)
+    if draw is None:
+        inputs = [scorer.read_round(table, hand) for hand in barbu_rounds(rng, start)]
+        inputs, replay = settle(scorer, table, inputs)
+    else:
+        # A few rounds at a time until the match ends, as a table would play them.
+        inputs, drawn = [], 0
+        while drawn < MOST_ROUNDS[game]:
+            for _ in range(ROUNDS_AT_ONCE[game]):
+                drawn += 1
+                try:
+                    inputs.append(scorer.read_round(table, draw(rng, start, drawn)))
+                except Refusal:
+                    continue
+            inputs, replay = settle(scorer, table, inputs)
+            if replay.status == FINISHED:
+                break
+    if rng.random() < PLAYING_SHARE and len(inputs) > 1:
+        inputs, replay = settle(scorer, table, inputs[: rng.randint(1, len(inputs) - 1)])
+    return start, table, inputs, replay
+
+
+# --- building the database through the app's storage code ------------------------------------
+
+
+def stamp(moment: datetime) -> str:
+    return moment.strftime(TIME_FORMAT)
+
+
+def store_match(
+    db: Any,
+    scorer: Any,
+    table: Table,
+    inputs: list[dict[str, Any]],
+    replay: Any,
+    created: datetime,
+    device: str = "the phone that started it",
+) -> tuple[int, str]:
+    """Store a match as matches.start and add_round would, in the caller's transaction;
+    return its id and its scorer token."""
+    match_id = store.insert_match(
+        db,
+        uid=uuid.uuid4().hex,
+        game=scorer.id,
+        options=dict(table.options),
+        players=table.players,
+        teams=None if table.teams is None else dict(table.teams),
+        totals=scorer.replay(table, []).totals,
+        at=stamp(created),
+    )
+    token = access.issue(db, match_id, device)
+    at = stamp(created)
+    for n, entered in enumerate(inputs, start=1):
+        at = stamp(created + timedelta(minutes=3 * n))
+        round_id = store.insert_round(db, match_id, entered, at)
+        store.log_change(db, match_id, store.Change("add", n, round_id, entered, None, at, device))
+    store.cache_result(
+        db,
+        match_id,
+        totals=replay.totals,
+        status=replay.status,
+        winner=replay.winner,
+        rounds_played=len(replay.rounds),
+        at=at,
+    )
+    return match_id, token
+
+
+PEG_PLAYERS = ["Ana", "Bo", "Cy", "Di"]
+"""Not in POOL: the Porrazo matches stay out of the measured player's history."""
+PEG_TARGET = 1000
+
+
+def peg_events(count: int) -> list[dict[str, Any]]:
+    """`count` legal Porrazo events for four players, worth 1 to 2 points each."""
+    events: list[dict[str, Any]] = []
+    for i in range(count):
+        who = PEG_PLAYERS[i % 4]
+        kind = i % 4
+        if kind == 0:
+            events.append({"event": "rondas", "declared": {who: ["5", "5"]}})
+        elif kind == 1:
+            events.append({"player": who, "event": "ronda", "rank": "7"})
+        elif kind == 2:
+            events.append({"player": who, "event": "limpia", "rank": "J"})
+        else:
+            events.append(
+                {"event": "cards", "counts": dict(zip(PEG_PLAYERS, [14, 13, 13, 12], strict=True))}
+            )
+    return events
+
+
+NEXT_PEG = {"player": "Bo", "event": "limpia", "rank": "Q"}
+"""The event every timed post records."""
+
+
+def build(path: str, count: int) -> dict[str, Any]:
+    """Fill a new database with `count` matches of the five games, oldest first."""
+    store.prepare(path)
+    db = store.connect(path)
+    rng = random.Random(SEED)
+    now = datetime.now(UTC).replace(microsecond=0)
+    first = now - timedelta(days=365 * YEARS)
+    step = (now - first) / max(count, 1)
+    rounds = 0
+    started = time.perf_counter()
+    for batch in range(0, count, BATCH):
+        with store.writing(db):
+            for i in range(batch, min(batch + BATCH, count)):
+                start, table, inputs, replay = generate(rng)
+                scorer = GAMES[start["game"]]
+                created = first + step * i + timedelta(seconds=rng.randint(0, 3600))
+                store_match(db, scorer, table, inputs, replay, created)
+                rounds += len(inputs)
+        done = min(batch + BATCH, count)
+        if done % (BATCH * 10) == 0 or done == count:
+            spent = time.perf_counter() - started
+            print(f"  built {done:>7} matches, {rounds:>8} rounds, {spent:6.0f} s", flush=True)
+    build_seconds = time.perf_counter() - started
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return {"matches": count, "rounds": rounds, "build_seconds": build_seconds}
+
+
+def peg_matches(path: str, copies: int) -> dict[str, Any]:
+    """Store the Porrazo match of 200 events (and one of 50), each with fresh copies to post to:
+    every timed post records the next event of a match nobody posted to yet."""
+    db = store.connect(path)
+    now = datetime.now(UTC).replace(microsecond=0)
+    porrazo = GAMES["porrazo"]
+    table = porrazo.read_table(
+        {"game": "porrazo", "players": PEG_PLAYERS, "options": {"target": PEG_TARGET}}
+    )
+    events = [porrazo.read_round(table, event) for event in peg_events(200)]
+    made: dict[str, Any] = {}
+    with store.writing(db):
+        for size in (200, 50):
+            inputs, replay = settle(porrazo, table, events[:size])
+            assert len(inputs) == size and replay.status != FINISHED
+            made[f"match_{size}"] = store_match(db, porrazo, table, inputs, replay, now)
+            made[f"copies_{size}"] = [
+                store_match(db, porrazo, table, inputs, replay, now) for _ in range(copies)
+            ]
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return made
+
+
+# --- measuring --------------------------------------------------------------------------------
+
+
+def timed(call: Callable[[int], Any], warmup: int, repeat: int) -> list[float]:
+    """Call `call(i)` warmup + repeat times; return the timed calls' durations in ms."""
+    gc.collect()  # garbage left by the measurement before is not this one's to pay
+    for i in range(warmup):
+        call(i)
+    spent = []
+    for i in range(warmup, warmup + repeat):
+        begun = time.perf_counter()
+        call(i)
+        spent.append((time.perf_counter() - begun) * 1000)
+    return spent
+
+
+def expect(response: Any, status: int = 200) -> Any:
+    if response.status_code != status:
+        raise SystemExit(f"{response.request.path}: {response.status_code} {response.data[:300]}")
+    return response
+
+
+def floor_app(path: str) -> Flask:
+    """A bare Flask app: one route, one SQLite insert (a connection per request, as Tablescore
+    opens one), one one-line template."""
+    app = Flask("floor")
+    app.jinja_loader = DictLoader({"floor.html": "<p>Row {{ row }} stored: {{ text }}.</p>"})
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, text TEXT)")
+    conn.close()
+
+    @app.post("/floor")
+    def floor() -> str:
+        conn = sqlite3.connect(path)
+        try:
+            text = json.dumps(request.get_json())
+            row = conn.execute("INSERT INTO rows (text) VALUES (?)", [text]).lastrowid
+            conn.commit()
+        finally:
+            conn.close()
+        return render_template("floor.html", row=row, text=text)
+
+    return app
+
+
+class Assets(HTMLParser):
+    """Collect what a page makes the browser fetch: stylesheets, scripts, images, icons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "link" and found.get("href") and "stylesheet" in (found.get("rel") or ""):
+            self.urls.append(found["href"])
+        elif tag == "link" and found.get("href") and "icon" in (found.get("rel") or ""):
+            self.urls.append(found["href"])
+        elif tag in ("script", "img", "source") and found.get("src"):
+            self.urls.append(found["src"])
+
+
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
+FINGERPRINT = re.compile(r"[.-][0-9a-f]{8,}\.|[?&]v=")
+LONG_LIVED = 30 * 24 * 3600
+
+
+def page_weight(client: FlaskClient, path: str) -> dict[str, Any]:
+    """Bytes a page sends with everything it references; its assets' cache headers."""
+    html = expect(client.get(path)).data
+    parser = Assets()
+    parser.feed(html.decode())
+    urls = list(dict.fromkeys(parser.urls))
+    external = [url for url in urls if re.match(r"(https?:)?//", url)]
+    assets = []
+    for url in [url for url in urls if url not in external and not url.startswith("data:")]:
+        response = expect(client.get(url))
+        body = response.data
+        if url.endswith(".css"):
+            for inner in CSS_URL.findall(body.decode()):
+                if re.match(r"(https?:)?//", inner):
+                    external.append(inner)
+                elif not inner.startswith("data:"):
+                    urls.append(inner)
+        cache = response.headers.get("Cache-Control", "")
+        age = re.search(r"max-age=(\d+)", cache)
+        assets.append(
+            {
+                "url": url,
+                "bytes": len(body),
+                "gzip": len(gzip.compress(body)),
+                "cache_control": cache or "(none)",
+                "long_lived": bool(age and int(age.group(1)) >= LONG_LIVED),
+                "fingerprinted": bool(FINGERPRINT.search(url)),
+            }
+        )
+        response.close()
+    return {
+        "html": len(html),
+        "html_gzip": len(gzip.compress(html)),
+        "assets": assets,
+        "total": len(html) + sum(asset["bytes"] for asset in assets),
+        "total_gzip": len(gzip.compress(html)) + sum(asset["gzip"] for asset in assets),
+        "external": external,
+    }
+
+
+def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[str, Any]:
+    app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
+    client = app.test_client()
+    match_id, token = made["match_200"]
+    player = made["player"]
+    with client.session_transaction() as session:
+        session["scorer_tokens"] = {str(match_id): token}
+    results: dict[str, Any] = {}
+
+    def poster(copies: list[list[Any]]) -> Callable[[int], Any]:
+        def post(i: int) -> Any:
+            copy_id, copy_token = copies[i]
+            return expect(
+                client.post(
+                    f"/api/matches/{copy_id}/rounds",
+                    json=NEXT_PEG,
+                    headers={"Authorization": f"Bearer {copy_token}"},
+                ),
+                201,
+            )
+
+        return post
+
+    def getter(url: str) -> Callable[[int], Any]:
+        return lambda _i: expect(client.get(url))
+
+    floor_path = path + ".floor.sqlite"
+    floor = floor_app(floor_path).test_client()
+    results["floor"] = timed(
+        lambda i: expect(floor.post("/floor", json=NEXT_PEG | {"i": i})), warmup, repeat
+    )
+    results["post_201st_event"] = timed(poster(made["copies_200"]), warmup, repeat)
+    results["match_page_200"] = timed(getter(f"/matches/{match_id}"), warmup, repeat)
+    results["history_page"] = timed(getter(f"/history?player={player}"), warmup, repeat)
+    results["history_api"] = timed(getter(f"/api/matches?player={player}"), warmup, repeat)
+    results["player_page"] = timed(getter(f"/players/{player}"), warmup, repeat)
+    results["export_json"] = timed(
+        getter(f"/api/matches/{match_id}/export?format=json"), warmup, repeat
+    )
+    # How the cost grows: the 51st event against the 201st, the floor again after all the rest.
+    results["post_51st_event"] = timed(poster(made["copies_50"]), warmup, repeat)
+    results["match_page_50"] = timed(getter(f"/matches/{made['match_50'][0]}"), warmup, repeat)
+    results["floor_again"] = timed(
+        lambda i: expect(floor.post("/floor", json=NEXT_PEG | {"i": i})), warmup, repeat
+    )
+    for copy_id, _ in (made["copies_200"][0], made["copies_200"][-1]):
+        posted = expect(client.get(f"/api/matches/{copy_id}")).json
+        assert len(posted["rounds"]) == 201 and posted["rounds"][-1]["input"] == NEXT_PEG
+    page = expect(client.get(f"/matches/{match_id}")).get_data(as_text=True)
+    assert "Record peg 201" in page, "the match page must be measured as the scoring phone"
+    sizes = {
+        "history_api": len(client.get(f"/api/matches?player={player}").data),
+        "export_json": len(client.get(f"/api/matches/{match_id}/export?format=json").data),
+        "post_201st_event": None,
+    }
+    weights = {
+        "match_page_200": page_weight(client, f"/matches/{match_id}"),
+        "history_page": page_weight(client, f"/history?player={player}"),
+        "player_page": page_weight(client, f"/players/{player}"),
+        "home": page_weight(client, "/"),
+    }
+    hits = client.get(f"/api/matches?player={player}").json["total"]
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(floor_path + suffix):
+            os.remove(floor_path + suffix)
+    return {"times": results, "sizes": sizes, "weights": weights, "hits": hits}
+
+
+# --- report -----------------------------------------------------------------------------------
+
+BUDGETS = {
+    "post_201st_event": 3,
+    "match_page_200": 5,
+    "history_page": 5,
+    "history_api": 5,
+    "player_page": 5,
+}
+LABELS = {
+    "floor": "floor: bare Flask, 1 insert + 1-line template",
+    "post_201st_event": "POST /api/matches/<id>/rounds (201st event)",
+    "match_page_200": "GET /matches/<id> (200 events, scorer)",
+    "history_page": "GET /history?player=…",
+    "history_api": "GET /api/matches?player=…",
+    "player_page": "GET /players/<name>",
+    "export_json": "GET /api/matches/<id>/export?format=json",
+    "post_51st_event": "POST …/rounds (51st event, for scale)",
+    "match_page_50": "GET /matches/<id> (50 events, for scale)",
+    "floor_again": "floor again, at the end",
+}
+
+
+def database_bytes(path: str) -> int:
+    return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+
+
+def row_counts(path: str) -> str:
+    with sqlite3.connect(path) as conn:
+        counted = {
+            table: conn.execute(f"select count(*) from {table}").fetchone()[0]
+            for table in ("matches", "seats", "rounds", "changes", "scorers")
+        }
+    conn.close()
+    return ", ".join(f"{table} {count}" for table, count in counted.items())
+
+
+def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any]) -> None:
+    times = measured["times"]
+    # The floor is timed first and last; the ratios divide by the median of both sets.
+    floor = statistics.median(times["floor"] + times["floor_again"])
+    print()
+    print(f"Tablescore benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores,")
+    print(f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
+    print(
+        f"database: {made['matches']} matches with {made['rounds']} rounds, "
+        f"+ {2 * (args.warmup + args.repeat) + 2} Porrazo matches to post to, "
+        f"{database_bytes(path) / 2**20:.1f} MiB, built in {made['build_seconds']:.0f} s"
+    )
+    print(f"rows: {row_counts(path)}")
+    print(f"player {made['player']!r} sits in {measured['hits']} matches")
+    print(f"medians of {args.repeat} calls after {args.warmup} warm-up calls:")
+    print()
+    print(f"floor (median of both floor runs): {floor:.2f} ms")
+    print(f"{'':48} {'median':>9} {'p90':>9} {'× floor':>8} {'budget':>7}")
+    for key, spent in times.items():
+        median = statistics.median(spent)
+        p90 = sorted(spent)[int(0.9 * (len(spent) - 1))]
+        budget = BUDGETS.get(key)
+        verdict = ""
+        if budget:
+            verdict = f"≤{budget}× {'ok' if median / floor <= budget else 'FAIL'}"
+        print(f"{LABELS[key]:48} {median:7.2f}ms {p90:7.2f}ms {median / floor:7.1f}× {verdict:>7}")
+    print()
+    print("API answers: " + ", ".join(f"{k} {v} B" for k, v in measured["sizes"].items() if v))
+    print()
+    print(f"{'page weight (bytes)':30} {'HTML':>8} {'+CSS/JS/img':>12} {'total':>8}", end="")
+    print(f" {'gzipped':>8} {'≤40 KB':>7} {'other hosts':>11}")
+    for key, weight in measured["weights"].items():
+        assets = sum(asset["bytes"] for asset in weight["assets"])
+        fits = "ok" if weight["total"] <= 40 * 1024 else "FAIL"
+        print(
+            f"{key:30} {weight['html']:8} {assets:12} {weight['total']:8} "
+            f"{weight['total_gzip']:8} {fits:>7} {len(weight['external']):11}"
+        )
+    print()
+    print("static assets (as the pages reference them):")
+    seen = set()
+    for weight in measured["weights"].values():
+        for asset in weight["assets"]:
+            if asset["url"] in seen:
+                continue
+            seen.add(asset["url"])
+            print(
+                f"  {asset['url']:28} {asset['bytes']:7} B  Cache-Control: {asset['cache_control']}"
+                f"  long-lived: {'yes' if asset['long_lived'] else 'NO'}"
+                f"  fingerprinted name: {'yes' if asset['fingerprinted'] else 'NO'}"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=100_000, help="matches to build")
+    parser.add_argument("--db", help="database file to build (default: a temporary file)")
+    parser.add_argument("--repeat", type=int, default=30, help="timed calls per measurement")
+    parser.add_argument("--warmup", type=int, default=5, help="untimed calls before them")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--reuse", action="store_true", help="measure a --db an earlier --keep run built"
+    )
+    args = parser.parse_args()
+    scratch = None
+    if args.db:
+        path = os.path.abspath(args.db)
+    else:
+        scratch = tempfile.mkdtemp(prefix="tablescore-bench-")
+        path = os.path.join(scratch, "tablescore.sqlite")
+    sidecar = Path(path + ".bench.json")
+    if args.reuse:
+        if not sidecar.exists():
+            raise SystemExit(f"{sidecar} is missing: build {path} with --keep first.")
+        made = json.loads(sidecar.read_text())
+        print(f"measuring {path}, built earlier with {made['matches']} matches", flush=True)
+    else:
+        if os.path.exists(path):
+            raise SystemExit(f"{path} exists: remove it, choose another --db, or pass --reuse.")
+        print(f"building {args.matches} matches in {path} …", flush=True)
+        made = build(path, args.matches)
+        if args.keep:
+            sidecar.write_text(json.dumps(made))
+    made |= peg_matches(path, args.warmup + args.repeat)
+    made["player"] = POOL[0]
+    try:
+        measured = measure(path, made, args.warmup, args.repeat)
+        report(args, path, made, measured)
+    finally:
+        if not args.keep:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(path + suffix):
+                    os.remove(path + suffix)
+            if scratch:
+                os.rmdir(scratch)
+
+
+if __name__ == "__main__":
+    main()
