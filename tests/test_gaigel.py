@@ -15,6 +15,7 @@ import pytest
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
+from tests.rules_helpers import assert_at, said
 
 GAIGEL = GAMES["gaigel"]
 
@@ -75,19 +76,6 @@ def refused(seated: Table, entered: Any) -> Refusal:
     with pytest.raises(Refusal) as refusal:
         GAIGEL.read_round(seated, entered)
     return refusal.value
-
-
-def assert_at(refusal: Refusal, path: str, words: str = "") -> None:
-    """Check a refusal names the field and says the words there."""
-    assert path in refusal.fields, refusal.fields
-    assert words.casefold() in " ".join(refusal.fields[path]).casefold(), refusal.fields[path]
-
-
-def said(played) -> str:
-    """Return a deal's explanation as one text."""
-    assert played.explanation
-    assert all(isinstance(sentence, str) and sentence for sentence in played.explanation)
-    return " ".join(played.explanation)
 
 
 def mark(kind: str, units: int, crossed: int = 0) -> dict[str, Any]:

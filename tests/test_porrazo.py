@@ -30,6 +30,7 @@ from scorers.porrazo_rules import (
     simple,
     triple,
 )
+from tests.rules_helpers import assert_at, said
 
 P = GAMES["porrazo"]
 
@@ -123,19 +124,6 @@ def refused(seated: Table, entered: Any) -> Refusal:
     with pytest.raises(Refusal) as refusal:
         P.read_round(seated, entered)
     return refusal.value
-
-
-def assert_at(refusal: Refusal, path: str, words: str = "") -> None:
-    """Check a refusal names the field and says the words there."""
-    assert path in refusal.fields, refusal.fields
-    assert words.casefold() in " ".join(refusal.fields[path]).casefold(), refusal.fields[path]
-
-
-def said(played) -> str:
-    """Return an event's explanation as one text."""
-    assert played.explanation
-    assert all(isinstance(sentence, str) and sentence for sentence in played.explanation)
-    return " ".join(played.explanation)
 
 
 def pts(ana: int = 0, bo: int = 0, cy: int = 0) -> dict[str, int]:
