@@ -8,17 +8,21 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 import store
-from web import api, close_db, errors, pages, players, transfer
+from web import api, assets, close_db, errors, pages, players, transfer
+from web.json_provider import OrjsonProvider
 
 csrf = CSRFProtect()
+compress = Compress()
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app over one SQLite file, creating and migrating it on first use."""
     app = Flask(__name__, instance_relative_config=True)
+    app.json = OrjsonProvider(app)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "tablescore.sqlite"),
         # A game night lasts hours: a form opened at the first deal must still post at the last.
@@ -39,6 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(players.bp)
+    assets.register(app)
+    compress.init_app(app)
     errors.register(app)
     app.teardown_appcontext(close_db)
     app.after_request(secure_headers)

@@ -65,9 +65,14 @@ class Match:
 
     def round(self, n: int) -> Round:
         """Return round n (1-based) or raise NotFound."""
-        if not 1 <= n <= len(self.rounds):
-            raise NotFound(f"This match has no round {n}; it has {len(self.rounds)}.")
-        return self.rounds[n - 1]
+        return numbered(self.rounds, n)
+
+
+def numbered(rounds: Sequence[Round], n: int) -> Round:
+    """Return round n (1-based) of the rounds that count, or raise NotFound."""
+    if not 1 <= n <= len(rounds):
+        raise NotFound(f"This match has no round {n}; it has {len(rounds)}.")
+    return rounds[n - 1]
 
 
 def scorer_for(game: Any) -> Scorer:
@@ -113,10 +118,9 @@ def load_row(db: Database, match_id: int) -> dict[str, Any]:
     return row
 
 
-def load(db: Database, match_id: int) -> Match:
-    """Read a match and replay its rounds."""
+def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Round]]:
+    """Read a match's row, its table and the rounds that count, without replaying them."""
     row = load_row(db, match_id)
-    scorer = GAMES[row["game"]]
     teams = row["teams"]
     table = Table(
         players=tuple(row["players"]),
@@ -127,8 +131,26 @@ def load(db: Database, match_id: int) -> Match:
         Round(r["id"], n, r["input"], r["entered_utc"], r["corrected_utc"])
         for n, r in enumerate(store.live_rounds(db, match_id), start=1)
     ]
-    replay = scorer.replay(table, [r.input for r in rounds])
+    return row, table, rounds
+
+
+def played(
+    row: dict[str, Any], table: Table, rounds: list[Round], replay: Replay | None = None
+) -> Match:
+    """Pair a stored match with its replay: the one given, or its rounds replayed now."""
+    scorer = GAMES[row["game"]]
+    if replay is None:
+        replay = scorer.replay(table, [r.input for r in rounds])
     return Match(row["id"], row["uid"], scorer, table, row["created_utc"], rounds, replay)
+
+
+def load(db: Database, match_id: int) -> Match:
+    """Read a match and replay its rounds."""
+    return played(*stored(db, match_id))
+
+
+# Each change replays the match once: the rounds as they will be stored, checked before any
+# write. The cached status on the row says whether the match is over without a replay.
 
 
 def add_round(
@@ -136,25 +158,29 @@ def add_round(
 ) -> Match:
     """Record the next round, unless the match is over or this request was already made."""
     with store.writing(db):
-        match = load(db, match_id)
+        row, table, rounds = stored(db, match_id)
         done = store.replayed_round(db, match_id, key) if key else None
         if done is not None:
-            match.recorded = next((r.n for r in match.rounds if r.id == done), None)
+            match = played(row, table, rounds)
+            match.recorded = next((r.n for r in rounds if r.id == done), None)
             return match
-        if match.replay.status == FINISHED:
+        scorer = GAMES[row["game"]]
+        if row["status"] == FINISHED:
             raise Conflict(
-                f"The match is over: {match.scorer.banner(match.replay)} "
+                f"The match is over: {scorer.banner(played(row, table, rounds).replay)} "
                 "Start a new match to play on."
             )
-        entered = match.scorer.read_round(match.table, data)
-        n = len(match.rounds) + 1
-        replay = checked_replay(match, [*(r.input for r in match.rounds), entered], changed=n)
+        entered = scorer.read_round(table, data)
+        n = len(rounds) + 1
+        inputs = [*(r.input for r in rounds), entered]
+        replay = checked_replay(scorer, table, inputs, changed=n)
         at = store.now_utc()
-        round_id = store.insert_round(db, match.id, entered, at)
+        round_id = store.insert_round(db, match_id, entered, at)
         if key:
-            store.remember_key(db, match.id, key, round_id, at)
+            store.remember_key(db, match_id, key, round_id, at)
+        rounds.append(Round(round_id, n, entered, at, None))
         change = store.Change("add", n, round_id, entered, None, at, device)
-        return remember(db, match, replay, change)
+        return remember(db, played(row, table, rounds, replay), change)
 
 
 def correct_round(
@@ -162,37 +188,40 @@ def correct_round(
 ) -> Match:
     """Replace round n as entered; every later round is scored again."""
     with store.writing(db):
-        match = load(db, match_id)
-        old = match.round(n)
-        entered = match.scorer.read_round(match.table, data)
-        inputs = [r.input for r in match.rounds]
-        inputs[n - 1] = entered
-        replay = checked_replay(match, inputs, changed=n)
+        row, table, rounds = stored(db, match_id)
+        old = numbered(rounds, n)
+        scorer = GAMES[row["game"]]
+        entered = scorer.read_round(table, data)
         at = store.now_utc()
+        rounds[n - 1] = Round(old.id, n, entered, old.entered_utc, at)
+        replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
         store.replace_round(db, old.id, entered, at)
         change = store.Change("correct", n, old.id, entered, old.input, at, device)
-        return remember(db, match, replay, change)
+        return remember(db, played(row, table, rounds, replay), change)
 
 
 def remove_round(db: Database, match_id: int, n: int, device: str | None = None) -> Match:
     """Take round n out of the match; every later round is scored again."""
     with store.writing(db):
-        match = load(db, match_id)
-        old = match.round(n)
-        inputs = [r.input for r in match.rounds if r.n != n]
-        replay = checked_replay(match, inputs, changed=None)
+        row, table, rounds = stored(db, match_id)
+        old = numbered(rounds, n)
+        kept = [r for r in rounds if r.n != n]
+        rounds = [
+            Round(r.id, i, r.input, r.entered_utc, r.corrected_utc) for i, r in enumerate(kept, 1)
+        ]
+        replay = checked_replay(GAMES[row["game"]], table, [r.input for r in rounds], None)
         at = store.now_utc()
         store.mark_removed(db, old.id, at)
         change = store.Change("remove", n, old.id, None, old.input, at, device)
-        return remember(db, match, replay, change)
+        return remember(db, played(row, table, rounds, replay), change)
 
 
 def checked_replay(
-    match: Match, inputs: Sequence[Mapping[str, Any]], changed: int | None
+    scorer: Scorer, table: Table, inputs: Sequence[Mapping[str, Any]], changed: int | None
 ) -> Replay:
     """Replay candidate rounds, refusing a change that breaks this round or a later one."""
     try:
-        replay = match.scorer.replay(match.table, inputs)
+        replay = scorer.replay(table, inputs)
     except RoundImpossible as impossible:
         if impossible.n == changed and impossible.waiting:
             raise Conflict(impossible.refusal.message) from None
@@ -211,8 +240,9 @@ def checked_replay(
     return replay
 
 
-def remember(db: Database, match: Match, replay: Replay, change: store.Change) -> Match:
-    """Log the change and cache its replay on the match, in its transaction; read it back."""
+def remember(db: Database, match: Match, change: store.Change) -> Match:
+    """Log the change and cache the match's replay on its row, in the change's transaction."""
+    replay = match.replay
     store.log_change(db, match.id, change)
     store.cache_result(
         db,
@@ -223,9 +253,8 @@ def remember(db: Database, match: Match, replay: Replay, change: store.Change) -
         rounds_played=len(replay.rounds),
         at=change.at,
     )
-    changed = load(db, match.id)
-    changed.recorded = None if change.action == "remove" else change.n
-    return changed
+    match.recorded = None if change.action == "remove" else change.n
+    return match
 
 
 def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:

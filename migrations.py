@@ -173,3 +173,51 @@ def m003_scorers(db: Database) -> None:
 def m004_history_by_date(db: Database) -> None:
     """Index the days matches were started on, so history filtered by dates reads no other."""
     db.table("matches").create_index(["created_utc"])
+
+
+@migrations()
+def m005_players(db: Database) -> None:
+    """Give every seat the side it scores for, and every player a row with their name and counts.
+
+    A player's page and the list of players read these instead of every seat of every match;
+    `store.py` keeps them true in the transaction of each change.
+    """
+    db.table("seats").add_column("side", str)
+    db.execute(
+        "UPDATE seats SET side = name "
+        "WHERE match_id IN (SELECT id FROM matches WHERE teams_json IS NULL)"
+    )
+    db.execute(
+        """
+        UPDATE seats SET side = (
+            SELECT team.key FROM matches m, json_each(m.teams_json) team, json_each(team.value) seat
+            WHERE m.id = seats.match_id AND seat.value = seats.name
+        ) WHERE side IS NULL
+        """
+    )
+    db.table("players").create(
+        {"key": str, "name": str, "named_utc": str, "matches": int, "wins": int},
+        pk="key",
+        not_null=["name", "named_utc", "matches", "wins"],
+        strict=True,
+    )
+    # The name shown is the one given last: typed at a table (while the seat still belongs to
+    # the name typed on it), or by a rename. Keys are casefolded, which only Python does fully.
+    named: dict[str, tuple[str, str]] = {}
+    spellings = """
+        SELECT s.name, m.created_utc AS at, 0 AS renamed FROM seats s
+        JOIN matches m ON m.id = s.match_id WHERE s.name_key = s.player_key
+        UNION ALL SELECT to_name, at_utc, 1 FROM renames
+        ORDER BY at, renamed
+    """
+    for row in db.query(spellings):
+        named[row["name"].casefold()] = (row["name"], row["at"])
+    counts = """
+        SELECT s.player_key AS key, count(*) AS matches, sum(m.winner IS s.side) AS wins
+        FROM seats s JOIN matches m ON m.id = s.match_id GROUP BY s.player_key
+    """
+    db.table("players").insert_all(
+        {"key": row["key"], "name": named[row["key"]][0], "named_utc": named[row["key"]][1]}
+        | {"matches": row["matches"], "wins": row["wins"]}
+        for row in db.query(counts)
+    )

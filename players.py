@@ -1,23 +1,23 @@
 """Players across matches: how each does per game variant, against whom, and renaming them.
 
 A player is the key on the seats they took: their casefolded name, until a rename moves it.
-Matches keep every name as the table typed it, so a rename rewrites no match. Statistics read
-each match's cached result (totals, status, winner); a shared first place has no winner, so it
-is nobody's win.
+Matches keep every name as the table typed it, so a rename rewrites no match. Statistics count
+each match's cached result (totals, status, winner) in SQL, through the player's own seats; a
+shared first place has no winner, so it is nobody's win.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
+import matches
 import store
-from matches import Conflict, NotFound
+from matches import Conflict, NotFound, Page
 from scorers import GAMES
-from scorers.base import FINISHED
 from scorers.refusal import Problems
 from scorers.seating import Names
 
@@ -49,17 +49,6 @@ def key(name: Any) -> str:
     return name.strip().casefold() if isinstance(name, str) else ""
 
 
-def side(row: Mapping[str, Any], name: str) -> str:
-    """Return who scores for a seated name in a match: their team, or themselves."""
-    teams = row["teams"] or {}
-    return next((team for team, members in teams.items() if name in members), name)
-
-
-def won(row: Mapping[str, Any]) -> bool:
-    """Say whether the seat's player, or their team, won the match."""
-    return row["winner"] == side(row, row["seat_name"])
-
-
 @dataclass
 class Record:
     """How a player did in one variant of one game."""
@@ -69,15 +58,15 @@ class Record:
     matches: int = 0
     finished: int = 0
     wins: int = 0
-    scores: list[int] = field(default_factory=list)
+    scored: int = 0
+    """The sum of the final totals of the finished matches."""
 
     def count(self, row: Mapping[str, Any]) -> None:
-        """Add one of the player's matches."""
-        self.matches += 1
-        if row["status"] == FINISHED:
-            self.finished += 1
-            self.wins += won(row)
-            self.scores.append(row["totals"][side(row, row["seat_name"])])
+        """Add the counts of one group of the player's matches."""
+        self.matches += row["matches"]
+        self.finished += row["finished"]
+        self.wins += row["wins"]
+        self.scored += row["scored"]
 
     @property
     def win_rate(self) -> float | None:
@@ -87,7 +76,7 @@ class Record:
     @property
     def average_score(self) -> float | None:
         """Return the mean final total over finished matches, or None before any finished."""
-        return round(sum(self.scores) / len(self.scores), 1) if self.scores else None
+        return round(self.scored / self.finished, 1) if self.finished else None
 
 
 @dataclass
@@ -102,12 +91,12 @@ class Rivalry:
 
 @dataclass
 class Player:
-    """One player: the name they go by, their records, rivalries and matches, newest first."""
+    """One player: the name they go by, their records, rivalries and newest matches."""
 
     name: str
     records: list[Record]
     rivalries: list[Rivalry]
-    rows: list[dict[str, Any]]
+    recent: Page
 
 
 @dataclass
@@ -119,58 +108,40 @@ class Listed:
     wins: int = 0
 
 
-def current_names(db: Database) -> dict[str, str]:
-    """Map each player's key to the name they were given last, at a table or by a rename."""
-    return {name.casefold(): name for name in store.spellings(db)}
-
-
 def everyone(db: Database) -> list[Listed]:
     """List every player with how many matches they played and won, by name."""
-    names = current_names(db)
-    listed: dict[str, Listed] = {}
-    for row in store.player_seats(db):
-        player = listed.setdefault(row["player_key"], Listed(names[row["player_key"]]))
-        player.matches += 1
-        player.wins += won(row)
-    return sorted(listed.values(), key=lambda player: player.name.casefold())
+    listed = [Listed(row["name"], row["matches"], row["wins"]) for row in store.players(db)]
+    return sorted(listed, key=lambda player: player.name.casefold())
 
 
 def find(db: Database, name: Any) -> Player:
-    """Return a player's records per variant, rivalries and matches, or raise NotFound."""
+    """Return a player's records per variant, rivalries and newest matches, or raise NotFound."""
     player_key = key(name)
-    rows = store.player_seats(db, player_key)
-    if not rows:
+    names = store.player_names(db, [player_key])
+    if not names:
         raise NotFound(f"Nobody called {name!r} has played a match here.")
-    names = current_names(db)
     records: dict[tuple[str, str], Record] = {}
-    for row in rows:
+    for row in store.records(db, player_key):
         label = variant(row["game"], row["options"])
         records.setdefault((row["game"], label), Record(row["game"], label)).count(row)
     games = list(GAMES)
     return Player(
         names[player_key],
         sorted(records.values(), key=lambda r: (games.index(r.game), r.variant)),
-        rivalries(db, player_key, rows, names),
-        rows,
+        rivalries(db, player_key),
+        matches.find(db, player=player_key),
     )
 
 
-def rivalries(
-    db: Database, player_key: str, rows: list[dict[str, Any]], names: dict[str, str]
-) -> list[Rivalry]:
-    """Count, per opponent, the matches played on opposite sides and who won them."""
-    by_match = {row["id"]: row for row in rows}
-    found: dict[str, Rivalry] = {}
-    for mate in store.table_mates(db, player_key):
-        row = by_match[mate["match_id"]]
-        mine, theirs = side(row, row["seat_name"]), side(row, mate["name"])
-        if mine == theirs:
-            continue  # the player, or a partner
-        rivalry = found.setdefault(mate["player_key"], Rivalry(names[mate["player_key"]]))
-        rivalry.matches += 1
-        rivalry.wins += row["winner"] == mine
-        rivalry.losses += row["winner"] == theirs
-    return sorted(found.values(), key=lambda rivalry: rivalry.opponent.casefold())
+def rivalries(db: Database, player_key: str) -> list[Rivalry]:
+    """Return, per opponent, the matches played on opposite sides and who won them."""
+    rows = store.rivals(db, player_key)
+    names = store.player_names(db, [row["player_key"] for row in rows])
+    found = [
+        Rivalry(names[row["player_key"]], row["matches"], row["wins"], row["losses"])
+        for row in rows
+    ]
+    return sorted(found, key=lambda rivalry: rivalry.opponent.casefold())
 
 
 def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:

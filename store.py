@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlite_utils import Database
 
 from migrations import migrations
@@ -101,10 +102,27 @@ def insert_match(
             "name": name,
             "name_key": name.casefold(),
             "player_key": name.casefold(),
+            "side": side_of(name, teams),
         }
         for seat, name in enumerate(players)
     )
+    # Each player's row counts the match; the name typed last is the one shown.
+    db.conn.executemany(
+        """
+        INSERT INTO players (key, name, named_utc, matches, wins) VALUES (?, ?, ?, 1, 0)
+        ON CONFLICT (key) DO UPDATE SET
+            matches = matches + 1,
+            name = iif(excluded.named_utc >= named_utc, excluded.name, name),
+            named_utc = max(named_utc, excluded.named_utc)
+        """,
+        [(name.casefold(), name, at) for name in players],
+    )
     return match_id
+
+
+def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
+    """Return who a seated name scores for: their team, or themselves."""
+    return next((team for team, members in (teams or {}).items() if name in members), name)
 
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
@@ -117,37 +135,58 @@ def decoded(row: dict[str, Any]) -> dict[str, Any]:
     """Decode every *_json column of a row into its value, under the name without _json."""
     return {
         (key[: -len("_json")] if key.endswith("_json") else key): (
-            json.loads(value) if key.endswith("_json") and value is not None else value
+            orjson.loads(value) if key.endswith("_json") and value is not None else value
         )
         for key, value in row.items()
     }
 
 
 def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
-    """Return the rounds that count, in the order they were entered."""
+    """Return the rounds that count, in the order they were entered, with their input decoded."""
+    # Every change reads them all, so only the columns a replay needs are read and decoded.
+    rows = db.execute(
+        "select id, input_json, entered_utc, corrected_utc from rounds "
+        "where match_id = ? and removed_utc is null order by id",
+        [match_id],
+    )
     return [
-        decoded(row)
-        for row in db.query(
-            "select * from rounds where match_id = ? and removed_utc is null order by id",
-            [match_id],
-        )
+        {"id": n, "input": orjson.loads(text), "entered_utc": entered, "corrected_utc": corrected}
+        for n, text, entered, corrected in rows
     ]
+
+
+# Every change to a match writes through these two: sqlite-utils' own insert and update first
+# read the table's schema, which costs a round more than its writes do.
+
+
+def add(db: Database, table: str, row: dict[str, Any]) -> int:
+    """Insert one row into a table whose columns are known, and return its rowid."""
+    columns = ", ".join(row)
+    marks = ", ".join("?" * len(row))
+    sql = f"insert into {table} ({columns}) values ({marks})"
+    return db.execute(sql, list(row.values())).lastrowid
+
+
+def update(db: Database, table: str, row_id: int, values: dict[str, Any]) -> None:
+    """Update some columns of one row, found by its id."""
+    assignments = ", ".join(f"{column} = ?" for column in values)
+    db.execute(f"update {table} set {assignments} where id = ?", [*values.values(), row_id])
 
 
 def insert_round(db: Database, match_id: int, entered: dict, at: str) -> int:
     """Store a new round as entered."""
     row = {"match_id": match_id, "input_json": json.dumps(entered), "entered_utc": at}
-    return db.table("rounds").insert(row).last_pk
+    return add(db, "rounds", row)
 
 
 def replace_round(db: Database, round_id: int, entered: dict, at: str) -> None:
     """Store a correction as the round's input; the log keeps the version it replaces."""
-    db.table("rounds").update(round_id, {"input_json": json.dumps(entered), "corrected_utc": at})
+    update(db, "rounds", round_id, {"input_json": json.dumps(entered), "corrected_utc": at})
 
 
 def mark_removed(db: Database, round_id: int, at: str) -> None:
     """Take a round out of play without forgetting it."""
-    db.table("rounds").update(round_id, {"removed_utc": at})
+    update(db, "rounds", round_id, {"removed_utc": at})
 
 
 @dataclass(frozen=True)
@@ -164,19 +203,21 @@ class Change:
     """The label of the phone that made the change."""
 
 
-def log_change(db: Database, match_id: int, change: Change) -> None:
+def log_change(db: Database, match_id: int, made: Change) -> None:
     """Append one change to the match's log."""
-    db.table("changes").insert(
+    add(
+        db,
+        "changes",
         {
             "match_id": match_id,
-            "round_id": change.round_id,
-            "action": change.action,
-            "n": change.n,
-            "input_json": None if change.entered is None else json.dumps(change.entered),
-            "replaced_json": None if change.replaced is None else json.dumps(change.replaced),
-            "at_utc": change.at,
-            "device": change.device,
-        }
+            "round_id": made.round_id,
+            "action": made.action,
+            "n": made.n,
+            "input_json": None if made.entered is None else json.dumps(made.entered),
+            "replaced_json": None if made.replaced is None else json.dumps(made.replaced),
+            "at_utc": made.at,
+            "device": made.device,
+        },
     )
 
 
@@ -190,9 +231,7 @@ def replayed_round(db: Database, match_id: int, key: str) -> int | None:
 
 def remember_key(db: Database, match_id: int, key: str, round_id: int, at: str) -> None:
     """Note which round a request's idempotency key made."""
-    db.table("replays").insert(
-        {"match_id": match_id, "key": key, "round_id": round_id, "at_utc": at}
-    )
+    add(db, "replays", {"match_id": match_id, "key": key, "round_id": round_id, "at_utc": at})
 
 
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
@@ -201,6 +240,12 @@ def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
         decoded(row)
         for row in db.query("select * from changes where match_id = ? order by id", [match_id])
     ]
+
+
+def amendments(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return a match's corrections and removals, oldest first: what its sheet shows struck."""
+    query = "select * from changes where match_id = ? and action != 'add' order by id"
+    return [decoded(row) for row in db.query(query, [match_id])]
 
 
 def cache_result(
@@ -213,8 +258,12 @@ def cache_result(
     rounds_played: int,
     at: str,
 ) -> None:
-    """Keep the match's totals, status and winner as the latest replay found them."""
-    db.table("matches").update(
+    """Keep the match's totals, status and winner as the latest replay found them, and each
+    of its players' count of wins with them."""
+    before = db.execute("select winner from matches where id = ?", [match_id]).fetchone()[0]
+    update(
+        db,
+        "matches",
         match_id,
         {
             "totals_json": json.dumps(totals),
@@ -224,6 +273,16 @@ def cache_result(
             "updated_utc": at,
         },
     )
+    if before != winner:
+        db.execute(
+            """
+            UPDATE players SET wins = wins + won.change FROM (
+                SELECT player_key, sum((side IS :now) - (side IS :before)) AS change
+                FROM seats WHERE match_id = :match GROUP BY player_key
+            ) AS won WHERE players.key = won.player_key
+            """,
+            {"now": winner, "before": before, "match": match_id},
+        )
 
 
 def find_matches(
@@ -239,69 +298,78 @@ def find_matches(
 ) -> tuple[list[dict[str, Any]], int]:
     """Return one page of matches, newest first, and how many match the filters in all.
 
-    `since` and `until` are UTC days, both included, of the match's creation.
+    `since` and `until` are UTC days, both included, of the match's creation. Each filter
+    reads only its own rows: a player's through their seats, in the order they sat down; a
+    range of days through the creation times, which then order the page.
     """
     where, params = [], []
+    if player:
+        source, order = "seats s join matches m on m.id = s.match_id", "s.match_id desc"
+        where.append("s.player_key = ?")
+        params.append(player.strip().casefold())
+    elif since or until:
+        source, order = "matches m", "m.created_utc desc, m.id desc"
+    else:
+        source, order = "matches m", "m.id desc"
     if game:
-        where.append("game = ?")
+        where.append("m.game = ?")
         params.append(game)
     if status:
-        where.append("status = ?")
+        where.append("m.status = ?")
         params.append(status)
-    if player:
-        where.append("id in (select match_id from seats where player_key = ?)")
-        params.append(player.strip().casefold())
     if since:
-        where.append("created_utc >= ?")
+        where.append("m.created_utc >= ?")
         params.append(since.isoformat())
     if until:
         # Stored times sort as text, so "before the next day" takes all of the last one.
-        where.append("created_utc < ?")
+        where.append("m.created_utc < ?")
         params.append((until + timedelta(days=1)).isoformat())
     clause = f"where {' and '.join(where)}" if where else ""
-    total = next(db.query(f"select count(*) as n from matches {clause}", params))["n"]
+    total = db.execute(f"select count(*) from {source} {clause}", params).fetchone()[0]
     rows = db.query(
-        f"select * from matches {clause} order by id desc limit ? offset ?",
+        f"select m.* from {source} {clause} order by {order} limit ? offset ?",
         [*params, per_page, (page - 1) * per_page],
     )
     return [decoded(row) for row in rows], total
 
 
-def player_seats(db: Database, player_key: str | None = None) -> list[dict[str, Any]]:
-    """Return seats with their match's cached row, newest match first; one player's if given.
-
-    Each row is the decoded match plus the seat's `seat_name` and `player_key`.
-    """
-    clause, params = ("where s.player_key = ?", [player_key]) if player_key else ("", [])
-    rows = db.query(
-        "select s.name as seat_name, s.player_key, m.* from seats s "
-        f"join matches m on m.id = s.match_id {clause} order by m.id desc, s.seat",
-        params,
-    )
-    return [decoded(row) for row in rows]
+def players(db: Database) -> list[dict[str, Any]]:
+    """Return every player: the name they go by, how many matches they played and won."""
+    return list(db.query("select name, matches, wins from players"))
 
 
-def table_mates(db: Database, player_key: str) -> list[dict[str, Any]]:
-    """Return every seat of the matches a player sat in, theirs included."""
-    return list(
-        db.query(
-            "select match_id, name, player_key from seats where match_id in "
-            "(select match_id from seats where player_key = ?) order by match_id, seat",
-            [player_key],
-        )
-    )
+def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
+    """Map each of these player keys to the name the player goes by."""
+    keys = list(keys)
+    marks = ", ".join("?" * len(keys))
+    query = f"select key, name from players where key in ({marks})"
+    return {row["key"]: row["name"] for row in db.query(query, keys)}
 
 
-def spellings(db: Database) -> list[str]:
-    """Return every name players were given, oldest first: typed at a table, or by a rename."""
-    # A seat spells its player's name only while it still belongs to the name typed on it.
+def records(db: Database, player_key: str) -> list[dict[str, Any]]:
+    """Count a player's matches, finished ones, wins and final totals, per game and options."""
     query = """
-        select s.name, m.created_utc as at, 0 as renamed from seats s
-        join matches m on m.id = s.match_id where s.name_key = s.player_key
-        union all select to_name, at_utc, 1 from renames
-        order by at, renamed
+        select m.game, m.options_json, count(*) as matches,
+            sum(m.status = 'finished') as finished,
+            sum(m.status = 'finished' and m.winner is s.side) as wins,
+            sum(iif(m.status = 'finished',
+                (select value from json_each(m.totals_json) where key = s.side), 0)) as scored
+        from seats s join matches m on m.id = s.match_id
+        where s.player_key = ? group by m.game, m.options_json
     """
-    return [row["name"] for row in db.query(query)]
+    return [decoded(row) for row in db.query(query, [player_key])]
+
+
+def rivals(db: Database, player_key: str) -> list[dict[str, Any]]:
+    """Count, per opponent, the matches a player sat on the other side of, won and lost."""
+    query = """
+        select o.player_key, count(*) as matches, sum(m.winner is s.side) as wins,
+            sum(m.winner is o.side) as losses
+        from seats s join seats o on o.match_id = s.match_id and o.side != s.side
+        join matches m on m.id = s.match_id
+        where s.player_key = ? group by o.player_key
+    """
+    return list(db.query(query, [player_key]))
 
 
 def has_player(db: Database, player_key: str) -> bool:
@@ -319,9 +387,17 @@ def shared_matches(db: Database, player_key: str, other_key: str) -> int:
 
 
 def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
-    """Move a player's seats to the key of their new name, and log the rename."""
+    """Move a player's seats to the key of their new name, count them again, log the rename."""
+    new_key = to_name.casefold()
+    db.execute("update seats set player_key = ? where player_key = ?", [new_key, player_key])
+    db.execute("delete from players where key in (?, ?)", [player_key, new_key])
     db.execute(
-        "update seats set player_key = ? where player_key = ?", [to_name.casefold(), player_key]
+        """
+        insert into players (key, name, named_utc, matches, wins)
+        select ?, ?, ?, count(*), coalesce(sum(m.winner is s.side), 0)
+        from seats s join matches m on m.id = s.match_id where s.player_key = ?
+        """,
+        [new_key, to_name, at, new_key],
     )
     db.table("renames").insert({"from_key": player_key, "to_name": to_name, "at_utc": at})
 

@@ -213,6 +213,9 @@ class Scorer(ABC):
     """What the banner says while a tie at the end calls for another round."""
     pictured = False
     """The sheet draws the game's board, worth showing before the first round too."""
+    recent = 30
+    """How many of the latest rounds the match page shows (every hand of a Barbu match); the
+    whole sheet shows them all."""
     layouts: Mapping[str, str] = {}
     """Ways a new match can be seated (id → name on the page); the first is the usual one."""
     team_names: tuple[str, ...] = ()

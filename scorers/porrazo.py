@@ -121,10 +121,14 @@ class Pegging:
     pending: dict[str, Any] | None = None
     scores: dict[str, int] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)
+    known: dict[str, str] = field(default_factory=dict)
+    """The side of each name met so far: a long match names the same few players each peg."""
 
     def side(self, who: str) -> str:
         """Return the side a player's or team's points go to."""
-        return side_named(self.table, who, "player", sides_of(self.table))
+        if who not in self.known:
+            self.known[who] = side_named(self.table, who, "player", sides_of(self.table))
+        return self.known[who]
 
     def peg(self, who: str, points: int, sentence: str) -> None:
         """Give points to a side now."""
@@ -280,6 +284,8 @@ class Porrazo(Scorer):
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     round_name = "Peg"
     pictured = True
+    recent = 20
+    """A peg is one card's points: twenty are about the last two hands."""
     team_names = ("Us", "Them")
     layouts = {"alone": "Each for themselves", "partners": "Partnerships"}
     round_form = PegForm

@@ -1252,6 +1252,17 @@ def test_match_page_draws_the_chart_and_its_table(app: Flask, client: FlaskClien
     assert [line.attrs["stroke-dasharray"] for line in lines] == ["", "6 3", "2 3"]
     ticks = [text.text() for text in svg.find_all("text", "tick")]
     assert ticks == ["272", "0", "2"]
+    link = figure.find("figcaption").find("a")
+    assert link.text() == "The chart as a table, on the whole sheet"
+    assert link.attrs["href"] == f"/matches/{match_id}/sheet#chart"
+    assert figure.find("table") is None
+
+
+def test_whole_sheet_has_the_chart_as_a_table(client: FlaskClient) -> None:
+    match_id = rami(client, RAMI_OUT, RAMI_SEC)
+    doc = page(client, f"/matches/{match_id}/sheet")
+    figure = doc.find("figure", "chart")
+    assert figure.attrs["id"] == "chart"
     details = figure.find("details")
     assert details.find("summary").text() == "The chart as a table"
     table = details.find("table", "chart-table")
@@ -1259,9 +1270,65 @@ def test_match_page_draws_the_chart_and_its_table(app: Flask, client: FlaskClien
     assert table_rows(table) == [["1", "0", "36", "72"], ["2", "200", "36", "272"]]
 
 
+LIMPIA = {"player": "Ana", "event": "limpia", "rank": "A"}
+"""A Porrazo peg worth 1 to Ana: a long match is many of them."""
+
+
+def long_porrazo(client: FlaskClient, pegs: int) -> int:
+    """A Porrazo match to 1000 for Ana and Bo with this many pegs recorded."""
+    match_id = start(client, "porrazo", ["Ana", "Bo"], target=1000)
+    play(client, match_id, *([LIMPIA] * pegs))
+    return match_id
+
+
+def sheet_numbers(doc: Node) -> list[int]:
+    """Return the numbers of the rounds a page's score sheet shows, in order."""
+    sheet = doc.find("table", "sheet")
+    return [int(body.attrs["id"].removeprefix("round-")) for body in sheet.find_all("tbody")]
+
+
+def test_match_page_shows_the_latest_rounds_and_links_the_whole_sheet(
+    client: FlaskClient,
+) -> None:
+    match_id = long_porrazo(client, 23)
+    doc = page(client, f"/matches/{match_id}")
+    assert sheet_numbers(doc) == list(range(4, 24))
+    earlier = doc.find("p", "earlier").find("a")
+    assert earlier.text() == "Pegs 1–3: the whole sheet"
+    assert earlier.attrs["href"] == f"/matches/{match_id}/sheet"
+    whole = page(client, f"/matches/{match_id}/sheet")
+    assert sheet_numbers(whole) == list(range(1, 24))
+    assert whole.find("a", href=f"/matches/{match_id}/rounds/1/why") is not None
+    assert whole.find("p", "back").find("a").attrs["href"] == f"/matches/{match_id}"
+
+
+def test_match_page_of_twenty_pegs_shows_them_all(client: FlaskClient) -> None:
+    match_id = long_porrazo(client, 20)
+    doc = page(client, f"/matches/{match_id}")
+    assert sheet_numbers(doc) == list(range(1, 21))
+    assert doc.find("p", "earlier") is None
+
+
+def test_whole_sheet_lists_removed_rounds_and_is_read_only_for_watchers(
+    client: FlaskClient, stranger: FlaskClient
+) -> None:
+    match_id = rami(client, RAMI_OUT, CY_OUT)
+    assert client.delete(f"/api/matches/{match_id}/rounds/1").status_code == 200
+    doc = page(client, f"/matches/{match_id}/sheet")
+    assert "Round 1, removed" in doc.find("section", "removed").text()
+    assert doc.find("a", href=f"/matches/{match_id}/rounds/1/edit") is not None
+    watched = page(stranger, f"/matches/{match_id}/sheet")
+    assert watched.find("a", href=f"/matches/{match_id}/rounds/1/edit") is None
+    assert sheet_numbers(watched) == [1]
+
+
+def test_whole_sheet_of_an_unknown_match_is_404(client: FlaskClient) -> None:
+    page(client, "/matches/999/sheet", status=404)
+
+
 def test_chart_table_follows_a_removed_round(client: FlaskClient) -> None:
     match_id = rami(client, RAMI_OUT, CY_OUT)
     assert client.delete(f"/api/matches/{match_id}/rounds/1").status_code == 200
-    doc = page(client, f"/matches/{match_id}")
+    doc = page(client, f"/matches/{match_id}/sheet")
     assert table_rows(doc.find("table", "chart-table")) == [["1", "10", "20", "0"]]
     assert len(doc.find("svg", role="img").find_all("polyline")) == 3

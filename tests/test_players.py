@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -643,3 +644,159 @@ def test_openapi_describes_the_players_paths(app: Flask, client: FlaskClient) ->
         if rule.endpoint.startswith("players.") and rule.rule.startswith("/api/")
     }
     assert described == {"/api/players", "/api/players/{name}", "/api/players/{name}/rename"}
+
+
+# --- the players table kept true (issue 10) ---------------------------------------------------
+
+
+def recount(db: Database) -> dict[str, tuple[str, int, int]]:
+    """Count every player again from the seats and matches, the long way: key → (name shown,
+    matches, wins). The name shown is the last given: typed at a table, or by a rename."""
+    named: dict[str, str] = {}
+    typed = db.query(
+        "select s.name, m.created_utc as at, 0 as renamed from seats s join matches m "
+        "on m.id = s.match_id where s.name_key = s.player_key "
+        "union all select to_name, at_utc, 1 from renames order by at, renamed"
+    )
+    for row in typed:
+        named[row["name"].casefold()] = row["name"]
+    counted: dict[str, list[int]] = {}
+    for row in db.query(
+        "select s.*, m.teams_json, m.winner from seats s join matches m on m.id = s.match_id"
+    ):
+        teams = json.loads(row["teams_json"]) if row["teams_json"] else {}
+        side = next(
+            (team for team, members in teams.items() if row["name"] in members), row["name"]
+        )
+        assert row["side"] == side
+        counts = counted.setdefault(row["player_key"], [0, 0])
+        counts[0] += 1
+        counts[1] += row["winner"] == side
+    return {key: (named[key], *counts) for key, counts in counted.items()}
+
+
+def kept(db: Database) -> dict[str, tuple[str, int, int]]:
+    """Return the players table as the app keeps it: key → (name, matches, wins)."""
+    return {
+        row["key"]: (row["name"], row["matches"], row["wins"])
+        for row in db.query("select * from players")
+    }
+
+
+def test_players_table_stays_true_through_every_change(
+    client: FlaskClient, db: Database, season: dict[str, int]
+) -> None:
+    assert kept(db) == recount(db)
+    # A correction that hands the win to the other player, then a removal that takes it away.
+    duel = finished_duel(client, "Ed", "Flo")
+    assert kept(db)["ed"] == ("Ed", 1, 1)
+    corrected = client.put(f"/api/matches/{duel}/rounds/1", json=out("Flo", Ed=100))
+    assert corrected.status_code == 200, corrected.json
+    assert (kept(db)["ed"], kept(db)["flo"]) == (("Ed", 1, 0), ("Flo", 1, 1))
+    assert client.delete(f"/api/matches/{duel}/rounds/1").status_code == 200
+    assert (kept(db)["ed"], kept(db)["flo"]) == (("Ed", 1, 0), ("Flo", 1, 0))
+    assert kept(db) == recount(db)
+    # A new spelling typed at a table is the name shown from then on.
+    finished_duel(client, "ED", "Flo")
+    assert kept(db)["ed"] == ("ED", 2, 1)
+    # A rename, a merge into a player never met, and a rename back to the old spelling.
+    assert rename(client, "Flo", "Florence").status_code == 200
+    assert rename(client, "Di", "Gil").status_code == 200
+    assert rename(client, "Florence", "flo").status_code == 200
+    assert "florence" not in kept(db)
+    assert kept(db)["flo"] == ("flo", 2, 0)
+    assert kept(db) == recount(db)
+
+
+def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, db: Database):
+    finished_duel(client, "Ana", "Bo")
+    exported = client.get("/api/export").json
+    there = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"] + ".there"})
+    phone = there.test_client()
+    assert phone.post("/api/import", json=exported).status_code in (200, 201)
+    with there.app_context():
+        imported = store.connect(there.config["DATABASE"])
+        assert (
+            kept(imported)
+            == recount(imported)
+            == {
+                "ana": ("Ana", 1, 1),
+                "bo": ("Bo", 1, 0),
+            }
+        )
+        imported.close()
+
+
+def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
+    path = str(tmp_path / "old.sqlite")
+    old = store.connect(path)
+    migrations.apply(old, stop_before="m005_players")
+    at = "2024-03-01T10:00:00Z"
+    base = {"created_utc": at, "updated_utc": at, "status": "finished", "rounds_played": 1}
+    old.table("matches").insert_all(
+        [
+            base
+            | {
+                "id": 1,
+                "uid": "u1",
+                "game": "rami",
+                "options_json": '{"target": 100}',
+                "players_json": '["Ana", "Bo"]',
+                "totals_json": '{"Ana": 0, "Bo": 100}',
+                "winner": "Ana",
+            },
+            base
+            | {
+                "id": 2,
+                "uid": "u2",
+                "game": "belote",
+                "options_json": '{"target": 1000}',
+                "players_json": '["ana", "Bo", "Cy", "Di"]',
+                "teams_json": json.dumps({"Nous": ["ana", "Cy"], "Eux": ["Bo", "Di"]}),
+                "totals_json": '{"Nous": 1010, "Eux": 400}',
+                "winner": "Nous",
+                "created_utc": "2024-03-02T10:00:00Z",
+            },
+        ]
+    )
+    seats = [(1, 0, "Ana"), (1, 1, "Bo"), (2, 0, "ana"), (2, 1, "Bo"), (2, 2, "Cy"), (2, 3, "Di")]
+    old.table("seats").insert_all(
+        {"match_id": m, "seat": s, "name": n, "name_key": n.casefold(), "player_key": n.casefold()}
+        for m, s, n in seats
+    )
+    # Di was renamed Dora before the migration: Di's seat now belongs to Dora.
+    old.execute("update seats set player_key = 'dora' where player_key = 'di'")
+    old.table("renames").insert(
+        {"from_key": "di", "to_name": "Dora", "at_utc": "2024-04-01T00:00:00Z"}
+    )
+    old.conn.commit()
+    old.close()
+    store.prepare(path)
+    db = store.connect(path)
+    sides = [row["side"] for row in db.query("select side from seats order by match_id, seat")]
+    assert sides == ["Ana", "Bo", "Nous", "Eux", "Nous", "Eux"]
+    assert (
+        kept(db)
+        == recount(db)
+        == {
+            "ana": ("ana", 2, 2),
+            "bo": ("Bo", 2, 0),
+            "cy": ("Cy", 1, 1),
+            "dora": ("Dora", 1, 0),
+        }
+    )
+    db.close()
+
+
+def test_player_shows_the_newest_page_of_matches_and_links_them_all(client: FlaskClient) -> None:
+    ids = [start(client, "rami", ["Ana", f"P{n}"]) for n in range(21)]
+    player = client.get("/api/players/Ana").json
+    assert [match["id"] for match in player["matches"]] == ids[::-1][:20]
+    assert player["matches_total"] == 21
+    assert player["matches_url"] == "http://localhost/api/matches?player=Ana"
+    assert client.get(player["matches_url"]).json["total"] == 21
+    doc = parse(client.get("/players/Ana"))
+    assert len(match_cards(doc)) == 20
+    link = doc.find("p", "more").find("a")
+    assert link.text() == "All 21 matches of Ana"
+    assert link.attrs["href"] == "/history?player=Ana"

@@ -43,18 +43,21 @@ def chart(match: Match) -> Chart | None:
     low = min(0, *(value for values in series.values() for value in values))
     high = max(1, *(value for values in series.values() for value in values))
 
-    def x(index: int) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / len(rounds), 1)
+    across = (WIDTH - LEFT - RIGHT) / len(rounds)
+    down = (HEIGHT - TOP - BOTTOM) / (high - low)
 
     def y(value: int) -> float:
-        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
+        return round(TOP + down * (high - value), 1)
 
+    # Every side shares the rounds' x positions, written once: a long Porrazo has hundreds.
+    xs = [f"{LEFT + across * index:.1f}" for index in range(len(rounds) + 1)]
+    top = TOP + down * high
     lines = [
         Line(
             side,
-            " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+            " ".join([f"{x},{top - down * v:.1f}" for x, v in zip(xs, values, strict=True)]),
             DASHES[n % len(DASHES)],
-            (x(len(values) - 1), y(values[-1])),
+            (float(xs[-1]), y(values[-1])),
         )
         for n, (side, values) in enumerate(series.items())
     ]

@@ -21,6 +21,7 @@ from flask.typing import ResponseReturnValue
 
 import access
 import matches
+import store
 from scorers import GAMES, Refusal
 from scorers.forms import RefusalOnFields, match_form
 
@@ -115,21 +116,27 @@ def may_score(match_id: int) -> bool:
     return access.may_score(get_db(), match_id, session_token(match_id))
 
 
-def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseReturnValue:
-    """Render the match page: the sheet with its corrections, the chart, the round form."""
-    log = matches.changes(get_db(), played.id)
+def amendments(match_id: int) -> dict[str, Any]:
+    """Return a match's corrections by round id and its removed rounds, for its sheet."""
     corrected: dict[int, list[dict[str, Any]]] = {}
-    for change in log:
+    removed = []
+    for change in store.amendments(get_db(), match_id):
         if change["action"] == "correct":
             corrected.setdefault(change["round_id"], []).append(change)
-    removed = [change for change in log if change["action"] == "remove"]
+        else:
+            removed.append(change)
+    return {"corrected": corrected, "removed": removed}
+
+
+def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseReturnValue:
+    """Render the match page: the latest rounds with their corrections, the chart, the form."""
     page = render_template(
         "match.html",
         match=played,
+        rows=played.played()[-played.scorer.recent :],
         form=form,
-        corrected=corrected,
-        removed=removed,
         can_score=may_score(played.id),
+        **amendments(played.id),
     )
     return page, status
 
@@ -139,6 +146,19 @@ def match(match_id: int) -> ResponseReturnValue:
     """Show the score sheet and the form for the next round."""
     played = matches.load(get_db(), match_id)
     return show_match(played, played.scorer.round_form(played.table, state=played.replay.state))
+
+
+@bp.get("/matches/<int:match_id>/sheet")
+def sheet(match_id: int) -> ResponseReturnValue:
+    """Show every round of the match, with the chart as a table."""
+    played = matches.load(get_db(), match_id)
+    return render_template(
+        "sheet.html",
+        match=played,
+        rows=played.played(),
+        can_score=may_score(played.id),
+        **amendments(match_id),
+    )
 
 
 @bp.get("/matches/<int:match_id>/rounds/<int:n>/why")

@@ -39,7 +39,7 @@ class RenameForm(RefusalOnFields):
 
 
 def player_json(player: players.Player) -> dict[str, Any]:
-    """Return a player's records per variant, head-to-head and matches, newest first."""
+    """Return a player's records per variant, head-to-head, and their newest page of matches."""
     return {
         "name": player.name,
         "games": [
@@ -63,7 +63,9 @@ def player_json(player: players.Player) -> dict[str, Any]:
             }
             for rivalry in player.rivalries
         ],
-        "matches": [summary_json(row) for row in player.rows],
+        "matches": [summary_json(row) for row in player.recent.rows],
+        "matches_total": player.recent.total,
+        "matches_url": url_for("api.history", player=player.name, _external=True),
     }
 
 
@@ -151,7 +153,7 @@ UNKNOWN = answer("Nobody of that name (in any case) has played a match.", schema
 RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
 PLAYER = {
     "type": "object",
-    "required": ["name", "games", "head_to_head", "matches"],
+    "required": ["name", "games", "head_to_head", "matches", "matches_total", "matches_url"],
     "properties": {
         "name": {"type": "string", "description": "The name the player was given last."},
         "games": {
@@ -188,7 +190,16 @@ PLAYER = {
                 },
             },
         },
-        "matches": {"type": "array", "items": schema("MatchSummary")},
+        "matches": {
+            "type": "array",
+            "items": schema("MatchSummary"),
+            "description": "The newest page of the player's matches; matches_url lists them all.",
+        },
+        "matches_total": {"type": "integer", "description": "How many matches the player sat in."},
+        "matches_url": {
+            "type": "string",
+            "description": "The history filtered by this player, a page at a time.",
+        },
     },
 }
 
