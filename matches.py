@@ -95,6 +95,7 @@ def start(db: Database, data: Any, device: str = "the phone that started it") ->
             uid=uuid.uuid4().hex,
             game=scorer.id,
             options=dict(table.options),
+            variant=scorer.variant(table.options),
             players=table.players,
             teams=table.teams,
             totals=scorer.replay(table, []).totals,

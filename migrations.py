@@ -1,7 +1,11 @@
 """The database schema, as small numbered migrations that each run once, in order."""
 
+import json
+
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from scorers import GAMES
 
 migrations = Migrations("tablescore")
 
@@ -177,11 +181,23 @@ def m004_history_by_date(db: Database) -> None:
 
 @migrations()
 def m005_players(db: Database) -> None:
-    """Give every seat the side it scores for, and every player a row with their name and counts.
+    """Give every seat the side it scores for, and keep per player their name, their records
+    per game variant, and their rivalries.
 
-    A player's page and the list of players read these instead of every seat of every match;
-    `store.py` keeps them true in the transaction of each change.
+    A player's page and the list of players read these few rows instead of every seat of every
+    match; `store.tally` keeps them true in the transaction of each change.
     """
+    # The variant a match is played, as its game names it (Coinche, to 2000): statistics keep
+    # each apart. Like the options it comes from, it is frozen with the match.
+    db.table("matches").add_column("variant", str)
+    named_variants = {
+        row["id"]: GAMES[row["game"]].variant(json.loads(row["options_json"]))
+        for row in db.query("SELECT id, game, options_json FROM matches")
+    }
+    db.conn.executemany(
+        "UPDATE matches SET variant = ? WHERE id = ?",
+        [(label, match_id) for match_id, label in named_variants.items()],
+    )
     db.table("seats").add_column("side", str)
     db.execute(
         "UPDATE seats SET side = name "
@@ -196,9 +212,9 @@ def m005_players(db: Database) -> None:
         """
     )
     db.table("players").create(
-        {"key": str, "name": str, "named_utc": str, "matches": int, "wins": int},
+        {"key": str, "name": str, "named_utc": str},
         pk="key",
-        not_null=["name", "named_utc", "matches", "wins"],
+        not_null=["name", "named_utc"],
         strict=True,
     )
     # The name shown is the one given last: typed at a table (while the seat still belongs to
@@ -212,12 +228,51 @@ def m005_players(db: Database) -> None:
     """
     for row in db.query(spellings):
         named[row["name"].casefold()] = (row["name"], row["at"])
-    counts = """
-        SELECT s.player_key AS key, count(*) AS matches, sum(m.winner IS s.side) AS wins
-        FROM seats s JOIN matches m ON m.id = s.match_id GROUP BY s.player_key
-    """
+    keys = [row["player_key"] for row in db.query("SELECT DISTINCT player_key FROM seats")]
     db.table("players").insert_all(
-        {"key": row["key"], "name": named[row["key"]][0], "named_utc": named[row["key"]][1]}
-        | {"matches": row["matches"], "wins": row["wins"]}
-        for row in db.query(counts)
+        {"key": key, "name": named[key][0], "named_utc": named[key][1]} for key in keys
+    )
+    # Matches played, finished and won, and the final totals of the finished ones, per variant.
+    db.table("records").create(
+        {
+            "player_key": str,
+            "game": str,
+            "variant": str,
+            "matches": int,
+            "finished": int,
+            "wins": int,
+            "scored": int,
+        },
+        pk=("player_key", "game", "variant"),
+        not_null=["matches", "finished", "wins", "scored"],
+        strict=True,
+    )
+    db.execute(
+        """
+        INSERT INTO records
+        SELECT s.player_key, m.game, m.variant, count(*),
+            sum(m.status = 'finished'),
+            sum(m.status = 'finished' AND m.winner IS s.side),
+            sum(iif(m.status = 'finished',
+                (SELECT value FROM json_each(m.totals_json) WHERE key = s.side), 0))
+        FROM seats s JOIN matches m ON m.id = s.match_id
+        GROUP BY s.player_key, m.game, m.variant
+        """
+    )
+    # Matches played on opposite sides, and who won them.
+    db.table("rivalries").create(
+        {"player_key": str, "opponent_key": str, "matches": int, "wins": int, "losses": int},
+        pk=("player_key", "opponent_key"),
+        not_null=["matches", "wins", "losses"],
+        strict=True,
+    )
+    db.execute(
+        """
+        INSERT INTO rivalries
+        SELECT s.player_key, o.player_key, count(*),
+            sum(m.winner IS s.side), sum(m.winner IS o.side)
+        FROM seats s JOIN seats o ON o.match_id = s.match_id AND o.side != s.side
+        JOIN matches m ON m.id = s.match_id
+        GROUP BY s.player_key, o.player_key
+        """
     )

@@ -1,14 +1,14 @@
 """Players across matches: how each does per game variant, against whom, and renaming them.
 
 A player is the key on the seats they took: their casefolded name, until a rename moves it.
-Matches keep every name as the table typed it, so a rename rewrites no match. Statistics count
-each match's cached result (totals, status, winner) in SQL, through the player's own seats; a
-shared first place has no winner, so it is nobody's win.
+Matches keep every name as the table typed it, so a rename rewrites no match. Statistics are
+kept per player as matches change (`store.tally`), from each match's cached result (totals,
+status, winner); a shared first place has no winner, so it is nobody's win.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,28 +20,6 @@ from matches import Conflict, NotFound, Page
 from scorers import GAMES
 from scorers.refusal import Problems
 from scorers.seating import Names
-
-# A game whose options change what its scores mean, by the options that do; the others are
-# played one way and are named as the game.
-VARIANTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "rami": lambda options: f"Rami, to {options['target']}",
-    "belote": lambda options: (
-        f"{'Coinche' if options['variant'] == 'coinche' else 'Belote classic'}, "
-        f"to {options['target']}"
-    ),
-    "gaigel": lambda options: (
-        "Gaigel for three"
-        if options["mode"] == "three"
-        else f"Gaigel teams, {options['strokes']} strokes"
-    ),
-    "porrazo": lambda options: f"Porrazo, to {options['target']}",
-}
-
-
-def variant(game: str, options: Mapping[str, Any]) -> str:
-    """Name the variant a match was played: its statistics are kept apart from the others'."""
-    name = VARIANTS.get(game)
-    return name(options) if name else GAMES[game].name
 
 
 def key(name: Any) -> str:
@@ -55,18 +33,11 @@ class Record:
 
     game: str
     variant: str
-    matches: int = 0
-    finished: int = 0
-    wins: int = 0
-    scored: int = 0
+    matches: int
+    finished: int
+    wins: int
+    scored: int
     """The sum of the final totals of the finished matches."""
-
-    def count(self, row: Mapping[str, Any]) -> None:
-        """Add the counts of one group of the player's matches."""
-        self.matches += row["matches"]
-        self.finished += row["finished"]
-        self.wins += row["wins"]
-        self.scored += row["scored"]
 
     @property
     def win_rate(self) -> float | None:
@@ -120,14 +91,16 @@ def find(db: Database, name: Any) -> Player:
     names = store.player_names(db, [player_key])
     if not names:
         raise NotFound(f"Nobody called {name!r} has played a match here.")
-    records: dict[tuple[str, str], Record] = {}
-    for row in store.records(db, player_key):
-        label = variant(row["game"], row["options"])
-        records.setdefault((row["game"], label), Record(row["game"], label)).count(row)
+    records = [
+        Record(
+            row["game"], row["variant"], row["matches"], row["finished"], row["wins"], row["scored"]
+        )
+        for row in store.records(db, player_key)
+    ]
     games = list(GAMES)
     return Player(
         names[player_key],
-        sorted(records.values(), key=lambda r: (games.index(r.game), r.variant)),
+        sorted(records, key=lambda r: (games.index(r.game), r.variant)),
         rivalries(db, player_key),
         matches.find(db, player=player_key),
     )
@@ -136,9 +109,9 @@ def find(db: Database, name: Any) -> Player:
 def rivalries(db: Database, player_key: str) -> list[Rivalry]:
     """Return, per opponent, the matches played on opposite sides and who won them."""
     rows = store.rivals(db, player_key)
-    names = store.player_names(db, [row["player_key"] for row in rows])
+    names = store.player_names(db, [row["opponent_key"] for row in rows])
     found = [
-        Rivalry(names[row["player_key"]], row["matches"], row["wins"], row["losses"])
+        Rivalry(names[row["opponent_key"]], row["matches"], row["wins"], row["losses"])
         for row in rows
     ]
     return sorted(found, key=lambda rivalry: rivalry.opponent.casefold())

@@ -20,6 +20,8 @@ from sqlite_utils import Database
 from migrations import migrations
 
 PAGE_SIZE = 20
+FINISHED = "finished"
+"""A match's status once it is over (the scorers' own word for it)."""
 
 
 def now_utc() -> str:
@@ -69,12 +71,14 @@ def insert_match(
     uid: str,
     game: str,
     options: dict,
+    variant: str,
     players: Iterable[str],
     teams: Any,
     totals: dict,
     at: str,
 ) -> int:
-    """Store a new match with its seats, and the totals it starts from."""
+    """Store a new match with its seats, the totals it starts from, and what it counts for
+    its players; `variant` names how it is played, for their statistics."""
     players = list(players)
     match_id = (
         db.table("matches")
@@ -83,6 +87,7 @@ def insert_match(
                 "uid": uid,
                 "game": game,
                 "options_json": json.dumps(options),
+                "variant": variant,
                 "players_json": json.dumps(players),
                 "teams_json": None if teams is None else json.dumps(teams),
                 "created_utc": at,
@@ -106,17 +111,17 @@ def insert_match(
         }
         for seat, name in enumerate(players)
     )
-    # Each player's row counts the match; the name typed last is the one shown.
+    # The name typed last is the one shown.
     db.conn.executemany(
         """
-        INSERT INTO players (key, name, named_utc, matches, wins) VALUES (?, ?, ?, 1, 0)
+        INSERT INTO players (key, name, named_utc) VALUES (?, ?, ?)
         ON CONFLICT (key) DO UPDATE SET
-            matches = matches + 1,
             name = iif(excluded.named_utc >= named_utc, excluded.name, name),
             named_utc = max(named_utc, excluded.named_utc)
         """,
         [(name.casefold(), name, at) for name in players],
     )
+    tally(db, match_id, 1)
     return match_id
 
 
@@ -258,9 +263,14 @@ def cache_result(
     rounds_played: int,
     at: str,
 ) -> None:
-    """Keep the match's totals, status and winner as the latest replay found them, and each
-    of its players' count of wins with them."""
-    before = db.execute("select winner from matches where id = ?", [match_id]).fetchone()[0]
+    """Keep the match's totals, status and winner as the latest replay found them, and what
+    the match counts for its players with them."""
+    before = db.execute("select status, winner from matches where id = ?", [match_id]).fetchone()
+    # A match being played counts as played only, whatever its totals: most rounds leave the
+    # players' records as they are.
+    recount = FINISHED in (before[0], status) or before[1] != winner
+    if recount:
+        tally(db, match_id, -1)
     update(
         db,
         "matches",
@@ -273,16 +283,40 @@ def cache_result(
             "updated_utc": at,
         },
     )
-    if before != winner:
-        db.execute(
-            """
-            UPDATE players SET wins = wins + won.change FROM (
-                SELECT player_key, sum((side IS :now) - (side IS :before)) AS change
-                FROM seats WHERE match_id = :match GROUP BY player_key
-            ) AS won WHERE players.key = won.player_key
-            """,
-            {"now": winner, "before": before, "match": match_id},
-        )
+    if recount:
+        tally(db, match_id, 1)
+
+
+RECORDS_TALLY = """
+    insert into records (player_key, game, variant, matches, finished, wins, scored)
+    select s.player_key, m.game, m.variant, :sign,
+        :sign * (m.status = 'finished'),
+        :sign * (m.status = 'finished' and m.winner is s.side),
+        :sign * iif(m.status = 'finished',
+            (select value from json_each(m.totals_json) where key = s.side), 0)
+    from seats s join matches m on m.id = s.match_id where s.match_id = :match
+    on conflict (player_key, game, variant) do update set
+        matches = matches + excluded.matches, finished = finished + excluded.finished,
+        wins = wins + excluded.wins, scored = scored + excluded.scored
+"""
+
+RIVALRIES_TALLY = """
+    insert into rivalries (player_key, opponent_key, matches, wins, losses)
+    select s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
+        :sign * (m.winner is o.side)
+    from seats s join seats o on o.match_id = s.match_id and o.side != s.side
+    join matches m on m.id = s.match_id where s.match_id = :match
+    on conflict (player_key, opponent_key) do update set
+        matches = matches + excluded.matches, wins = wins + excluded.wins,
+        losses = losses + excluded.losses
+"""
+
+
+def tally(db: Database, match_id: int, sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) what a match counts for each of its players: a
+    match played, finished, won, its final total, and who they played it against."""
+    db.execute(RECORDS_TALLY, {"match": match_id, "sign": sign})
+    db.execute(RIVALRIES_TALLY, {"match": match_id, "sign": sign})
 
 
 def find_matches(
@@ -325,7 +359,9 @@ def find_matches(
         where.append("m.created_utc < ?")
         params.append((until + timedelta(days=1)).isoformat())
     clause = f"where {' and '.join(where)}" if where else ""
-    total = db.execute(f"select count(*) from {source} {clause}", params).fetchone()[0]
+    # A player's seats alone count their matches, when nothing else filters them.
+    counted = "seats s" if player and len(where) == 1 else source
+    total = db.execute(f"select count(*) from {counted} {clause}", params).fetchone()[0]
     rows = db.query(
         f"select m.* from {source} {clause} order by {order} limit ? offset ?",
         [*params, per_page, (page - 1) * per_page],
@@ -335,7 +371,11 @@ def find_matches(
 
 def players(db: Database) -> list[dict[str, Any]]:
     """Return every player: the name they go by, how many matches they played and won."""
-    return list(db.query("select name, matches, wins from players"))
+    query = """
+        select p.name, sum(r.matches) as matches, sum(r.wins) as wins
+        from players p join records r on r.player_key = p.key group by p.key
+    """
+    return list(db.query(query))
 
 
 def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
@@ -347,28 +387,15 @@ def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
 
 
 def records(db: Database, player_key: str) -> list[dict[str, Any]]:
-    """Count a player's matches, finished ones, wins and final totals, per game and options."""
-    query = """
-        select m.game, m.options_json, count(*) as matches,
-            sum(m.status = 'finished') as finished,
-            sum(m.status = 'finished' and m.winner is s.side) as wins,
-            sum(iif(m.status = 'finished',
-                (select value from json_each(m.totals_json) where key = s.side), 0)) as scored
-        from seats s join matches m on m.id = s.match_id
-        where s.player_key = ? group by m.game, m.options_json
-    """
-    return [decoded(row) for row in db.query(query, [player_key])]
+    """Return a player's matches, finished ones, wins and final totals, per game variant."""
+    return list(
+        db.query("select * from records where player_key = ? and matches > 0", [player_key])
+    )
 
 
 def rivals(db: Database, player_key: str) -> list[dict[str, Any]]:
-    """Count, per opponent, the matches a player sat on the other side of, won and lost."""
-    query = """
-        select o.player_key, count(*) as matches, sum(m.winner is s.side) as wins,
-            sum(m.winner is o.side) as losses
-        from seats s join seats o on o.match_id = s.match_id and o.side != s.side
-        join matches m on m.id = s.match_id
-        where s.player_key = ? group by o.player_key
-    """
+    """Return, per opponent, the matches a player sat on the other side of, won and lost."""
+    query = "select * from rivalries where player_key = ? and matches > 0"
     return list(db.query(query, [player_key]))
 
 
@@ -387,19 +414,23 @@ def shared_matches(db: Database, player_key: str, other_key: str) -> int:
 
 
 def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
-    """Move a player's seats to the key of their new name, count them again, log the rename."""
+    """Move a player's seats to the key of their new name, count their matches for that key,
+    and log the rename."""
     new_key = to_name.casefold()
+    query = "select match_id from seats where player_key = ?"
+    played = [row[0] for row in db.execute(query, [player_key]).fetchall()]
+    for match_id in played:
+        tally(db, match_id, -1)
     db.execute("update seats set player_key = ? where player_key = ?", [new_key, player_key])
+    for match_id in played:
+        tally(db, match_id, 1)
+    if new_key != player_key:
+        # The old key's counts are all zero now: it stands for nobody.
+        db.execute("delete from records where player_key = ?", [player_key])
+        db.execute("delete from rivalries where ? in (player_key, opponent_key)", [player_key])
     db.execute("delete from players where key in (?, ?)", [player_key, new_key])
-    db.execute(
-        """
-        insert into players (key, name, named_utc, matches, wins)
-        select ?, ?, ?, count(*), coalesce(sum(m.winner is s.side), 0)
-        from seats s join matches m on m.id = s.match_id where s.player_key = ?
-        """,
-        [new_key, to_name, at, new_key],
-    )
-    db.table("renames").insert({"from_key": player_key, "to_name": to_name, "at_utc": at})
+    add(db, "players", {"key": new_key, "name": to_name, "named_utc": at})
+    add(db, "renames", {"from_key": player_key, "to_name": to_name, "at_utc": at})
 
 
 def match_ids(db: Database) -> list[int]:

@@ -433,6 +433,7 @@ def keep(db: Database, match: Incoming) -> int:
         uid=match.uid,
         game=match.scorer.id,
         options=dict(match.table.options),
+        variant=match.scorer.variant(match.table.options),
         players=match.table.players,
         teams=match.table.teams,
         totals=match.replay.totals,

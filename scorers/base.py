@@ -249,6 +249,11 @@ class Scorer(ABC):
         """Return the game's rules as written for a match played under these options."""
         return []
 
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """Name the variant a match is played: a player's statistics keep each apart. A game
+        whose options change what its scores mean names them; the others are the game."""
+        return self.name
+
     def banner(self, replay: Replay) -> str:
         """Say who won a finished match, as the banner over its sheet does."""
         if replay.winner is None:

@@ -274,6 +274,11 @@ class Belote(Scorer):
         ),
     )
 
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """Name the variant: classic or coinche, and the target."""
+        kind = "Coinche" if options["variant"] == "coinche" else "Belote classic"
+        return f"{kind}, to {options['target']}"
+
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Refuse rounding that coinche's own rules decide otherwise."""
         official = options["rules"] == "official"

@@ -266,6 +266,12 @@ class Gaigel(Scorer):
         ),
     )
 
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """Name the variant: the three-player tournament, or teams by their strokes."""
+        if options["mode"] == "three":
+            return "Gaigel for three"
+        return f"Gaigel teams, {options['strokes']} strokes"
+
     def banner(self, replay: Replay) -> str:
         """Say who won: on the slate, the team that erased its last stroke."""
         if replay.state.get("board") and replay.winner:

@@ -320,6 +320,10 @@ class Porrazo(Scorer):
         ),
     )
 
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """Name the variant by its target."""
+        return f"Porrazo, to {options['target']}"
+
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Seat partnerships when the match is started with teams."""
         return "teams" in data

@@ -270,6 +270,10 @@ class Rami(Scorer):
         ),
     )
 
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """Name the variant by its target: 100 points mean more in a race to 300."""
+        return f"Rami, to {options['target']}"
+
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §1 for this match's target, rami sec and never-melded values."""
         cap = min(options["unmelded_cap"], options["target"] // 2)

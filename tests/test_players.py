@@ -649,9 +649,10 @@ def test_openapi_describes_the_players_paths(app: Flask, client: FlaskClient) ->
 # --- the players table kept true (issue 10) ---------------------------------------------------
 
 
-def recount(db: Database) -> dict[str, tuple[str, int, int]]:
-    """Count every player again from the seats and matches, the long way: key → (name shown,
-    matches, wins). The name shown is the last given: typed at a table, or by a rename."""
+def recount(db: Database) -> dict[str, Any]:
+    """Count every player again from the seats and matches, the long way: their name shown
+    (the last given, typed at a table or by a rename), their records per game and options, and
+    their rivalries."""
     named: dict[str, str] = {}
     typed = db.query(
         "select s.name, m.created_utc as at, 0 as renamed from seats s join matches m "
@@ -660,27 +661,63 @@ def recount(db: Database) -> dict[str, tuple[str, int, int]]:
     )
     for row in typed:
         named[row["name"].casefold()] = row["name"]
-    counted: dict[str, list[int]] = {}
-    for row in db.query(
-        "select s.*, m.teams_json, m.winner from seats s join matches m on m.id = s.match_id"
-    ):
-        teams = json.loads(row["teams_json"]) if row["teams_json"] else {}
-        side = next(
-            (team for team, members in teams.items() if row["name"] in members), row["name"]
+    seated = list(
+        db.query(
+            "select s.*, m.game, m.variant, m.teams_json, m.status, m.winner, "
+            "m.totals_json from seats s join matches m on m.id = s.match_id"
         )
+    )
+    records: dict[tuple, list[int]] = {}
+    rivalries: dict[tuple, list[int]] = {}
+    for row in seated:
+        teams = json.loads(row["teams_json"]) if row["teams_json"] else {}
+        side = next((team for team, seats in teams.items() if row["name"] in seats), row["name"])
         assert row["side"] == side
-        counts = counted.setdefault(row["player_key"], [0, 0])
+        over = row["status"] == "finished"
+        counts = records.setdefault((row["player_key"], row["game"], row["variant"]), [0] * 4)
         counts[0] += 1
-        counts[1] += row["winner"] == side
-    return {key: (named[key], *counts) for key, counts in counted.items()}
-
-
-def kept(db: Database) -> dict[str, tuple[str, int, int]]:
-    """Return the players table as the app keeps it: key → (name, matches, wins)."""
+        counts[1] += over
+        counts[2] += over and row["winner"] == side
+        counts[3] += json.loads(row["totals_json"])[side] if over else 0
+        for other in seated:
+            if other["match_id"] == row["match_id"] and other["side"] != side:
+                rivalry = rivalries.setdefault((row["player_key"], other["player_key"]), [0] * 3)
+                rivalry[0] += 1
+                rivalry[1] += row["winner"] == side
+                rivalry[2] += row["winner"] == other["side"]
     return {
-        row["key"]: (row["name"], row["matches"], row["wins"])
-        for row in db.query("select * from players")
+        "names": {key: named[key] for key, *_ in records},
+        "records": {key: tuple(counts) for key, counts in records.items()},
+        "rivalries": {key: tuple(counts) for key, counts in rivalries.items()},
     }
+
+
+def kept(db: Database) -> dict[str, Any]:
+    """Return what the app keeps per player: names, records and rivalries, as recount does."""
+    records = db.query("select * from records where matches > 0")
+    rivalries = db.query("select * from rivalries where matches > 0")
+    return {
+        "names": {row["key"]: row["name"] for row in db.query("select * from players")},
+        "records": {
+            (row["player_key"], row["game"], row["variant"]): (
+                row["matches"],
+                row["finished"],
+                row["wins"],
+                row["scored"],
+            )
+            for row in records
+        },
+        "rivalries": {
+            (row["player_key"], row["opponent_key"]): (row["matches"], row["wins"], row["losses"])
+            for row in rivalries
+        },
+    }
+
+
+def listed(client: FlaskClient) -> dict[str, tuple[int, int]]:
+    """Return the players list as the API gives it: name → (matches, wins)."""
+    players = client.get("/api/players").json["players"]
+    return {player["name"]: (player["matches"], player["wins"]) for player in players}
 
 
 def test_players_table_stays_true_through_every_change(
@@ -689,22 +726,26 @@ def test_players_table_stays_true_through_every_change(
     assert kept(db) == recount(db)
     # A correction that hands the win to the other player, then a removal that takes it away.
     duel = finished_duel(client, "Ed", "Flo")
-    assert kept(db)["ed"] == ("Ed", 1, 1)
+    assert (listed(client)["Ed"], listed(client)["Flo"]) == ((1, 1), (1, 0))
     corrected = client.put(f"/api/matches/{duel}/rounds/1", json=out("Flo", Ed=100))
     assert corrected.status_code == 200, corrected.json
-    assert (kept(db)["ed"], kept(db)["flo"]) == (("Ed", 1, 0), ("Flo", 1, 1))
+    assert (listed(client)["Ed"], listed(client)["Flo"]) == ((1, 0), (1, 1))
+    assert kept(db) == recount(db)
     assert client.delete(f"/api/matches/{duel}/rounds/1").status_code == 200
-    assert (kept(db)["ed"], kept(db)["flo"]) == (("Ed", 1, 0), ("Flo", 1, 0))
+    assert (listed(client)["Ed"], listed(client)["Flo"]) == ((1, 0), (1, 0))
     assert kept(db) == recount(db)
     # A new spelling typed at a table is the name shown from then on.
     finished_duel(client, "ED", "Flo")
-    assert kept(db)["ed"] == ("ED", 2, 1)
-    # A rename, a merge into a player never met, and a rename back to the old spelling.
+    assert listed(client)["ED"] == (2, 1)
+    # A rename, a merge into a player never met, a change of case only, and a rename back.
     assert rename(client, "Flo", "Florence").status_code == 200
+    assert kept(db) == recount(db)
     assert rename(client, "Di", "Gil").status_code == 200
+    assert rename(client, "Ana", "ANA").status_code == 200
+    assert kept(db) == recount(db)
     assert rename(client, "Florence", "flo").status_code == 200
-    assert "florence" not in kept(db)
-    assert kept(db)["flo"] == ("flo", 2, 0)
+    assert "Florence" not in listed(client)
+    assert listed(client)["flo"] == (2, 0)
     assert kept(db) == recount(db)
 
 
@@ -716,14 +757,8 @@ def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, 
     assert phone.post("/api/import", json=exported).status_code in (200, 201)
     with there.app_context():
         imported = store.connect(there.config["DATABASE"])
-        assert (
-            kept(imported)
-            == recount(imported)
-            == {
-                "ana": ("Ana", 1, 1),
-                "bo": ("Bo", 1, 0),
-            }
-        )
+        assert kept(imported) == recount(imported)
+        assert kept(imported)["names"] == {"ana": "Ana", "bo": "Bo"}
         imported.close()
 
 
@@ -750,7 +785,7 @@ def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
                 "id": 2,
                 "uid": "u2",
                 "game": "belote",
-                "options_json": '{"target": 1000}',
+                "options_json": '{"variant": "coinche", "target": 1000}',
                 "players_json": '["ana", "Bo", "Cy", "Di"]',
                 "teams_json": json.dumps({"Nous": ["ana", "Cy"], "Eux": ["Bo", "Di"]}),
                 "totals_json": '{"Nous": 1010, "Eux": 400}',
@@ -775,16 +810,10 @@ def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     db = store.connect(path)
     sides = [row["side"] for row in db.query("select side from seats order by match_id, seat")]
     assert sides == ["Ana", "Bo", "Nous", "Eux", "Nous", "Eux"]
-    assert (
-        kept(db)
-        == recount(db)
-        == {
-            "ana": ("ana", 2, 2),
-            "bo": ("Bo", 2, 0),
-            "cy": ("Cy", 1, 1),
-            "dora": ("Dora", 1, 0),
-        }
-    )
+    assert kept(db) == recount(db)
+    assert kept(db)["names"] == {"ana": "ana", "bo": "Bo", "cy": "Cy", "dora": "Dora"}
+    assert kept(db)["rivalries"][("ana", "bo")] == (2, 2, 0)
+    assert kept(db)["records"][("dora", "belote", "Coinche, to 1000")] == (1, 1, 0, 400)
     db.close()
 
 
