@@ -444,16 +444,22 @@ def peg_matches(path: str, copies: int) -> dict[str, Any]:
 # --- measuring --------------------------------------------------------------------------------
 
 
-def timed(call: Callable[[int], Any], warmup: int, repeat: int) -> list[float]:
-    """Call `call(i)` warmup + repeat times; return the timed calls' durations in ms."""
+def timed(
+    call: Callable[[int], Any], floor: Callable[[int], Any], warmup: int, repeat: int
+) -> dict[str, list[float]]:
+    """Call `call(i)` and the floor's `floor(i)` in turn, warmup + repeat times each; return
+    the timed calls' durations in ms. Each call sits beside a floor call timed at the same
+    moment, so a machine that slows down for a while slows both."""
     gc.collect()  # garbage left by the measurement before is not this one's to pay
     for i in range(warmup):
+        floor(i)
         call(i)
-    spent = []
+    spent: dict[str, list[float]] = {"call": [], "floor": []}
     for i in range(warmup, warmup + repeat):
-        begun = time.perf_counter()
-        call(i)
-        spent.append((time.perf_counter() - begun) * 1000)
+        for name, timed_call in (("floor", floor), ("call", call)):
+            begun = time.perf_counter()
+            timed_call(i)
+            spent[name].append((time.perf_counter() - begun) * 1000)
     return spent
 
 
@@ -570,7 +576,6 @@ def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[s
     player = made["player"]
     with client.session_transaction() as session:
         session["scorer_tokens"] = {str(match_id): token}
-    results: dict[str, Any] = {}
 
     def poster(copies: list[list[Any]]) -> Callable[[int], Any]:
         def post(i: int) -> Any:
@@ -590,26 +595,26 @@ def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[s
         return lambda _i: expect(client.get(url))
 
     floor_path = path + ".floor.sqlite"
-    floor = floor_app(floor_path).test_client()
-    results["floor"] = timed(
-        lambda i: expect(floor.post("/floor", json=NEXT_PEG | {"i": i})), warmup, repeat
-    )
-    results["post_201st_event"] = timed(poster(made["copies_200"]), warmup, repeat)
-    results["match_page_200"] = timed(getter(f"/matches/{match_id}"), warmup, repeat)
-    results["history_page"] = timed(getter(f"/history?player={player}"), warmup, repeat)
-    results["history_api"] = timed(getter(f"/api/matches?player={player}"), warmup, repeat)
-    results["player_page"] = timed(getter(f"/players/{player}"), warmup, repeat)
-    results["players_list"] = timed(getter("/players"), warmup, repeat)
-    results["whole_sheet_200"] = timed(getter(f"/matches/{match_id}/sheet"), warmup, repeat)
-    results["export_json"] = timed(
-        getter(f"/api/matches/{match_id}/export?format=json"), warmup, repeat
-    )
-    # How the cost grows: the 51st event against the 201st, the floor again after all the rest.
-    results["post_51st_event"] = timed(poster(made["copies_50"]), warmup, repeat)
-    results["match_page_50"] = timed(getter(f"/matches/{made['match_50'][0]}"), warmup, repeat)
-    results["floor_again"] = timed(
-        lambda i: expect(floor.post("/floor", json=NEXT_PEG | {"i": i})), warmup, repeat
-    )
+    floor_client = floor_app(floor_path).test_client()
+    floors = iter(range(10**9))
+
+    def floor(_i: int) -> Any:
+        return expect(floor_client.post("/floor", json=NEXT_PEG | {"i": next(floors)}))
+
+    calls = {
+        "post_201st_event": poster(made["copies_200"]),
+        "match_page_200": getter(f"/matches/{match_id}"),
+        "history_page": getter(f"/history?player={player}"),
+        "history_api": getter(f"/api/matches?player={player}"),
+        "player_page": getter(f"/players/{player}"),
+        "players_list": getter("/players"),
+        "whole_sheet_200": getter(f"/matches/{match_id}/sheet"),
+        "export_json": getter(f"/api/matches/{match_id}/export?format=json"),
+        # How the cost grows: the 51st event against the 201st, 50 events against 200.
+        "post_51st_event": poster(made["copies_50"]),
+        "match_page_50": getter(f"/matches/{made['match_50'][0]}"),
+    }
+    results = {key: timed(call, floor, warmup, repeat) for key, call in calls.items()}
     for copy_id, _ in (made["copies_200"][0], made["copies_200"][-1]):
         posted = expect(client.get(f"/api/matches/{copy_id}")).json
         assert len(posted["rounds"]) == 201 and posted["rounds"][-1]["input"] == NEXT_PEG
@@ -645,7 +650,6 @@ BUDGETS = {
     "player_page": 5,
 }
 LABELS = {
-    "floor": "floor: bare Flask, 1 insert + 1-line template",
     "post_201st_event": "POST /api/matches/<id>/rounds (201st event)",
     "match_page_200": "GET /matches/<id> (200 events, scorer)",
     "history_page": "GET /history?player=…",
@@ -656,7 +660,6 @@ LABELS = {
     "export_json": "GET /api/matches/<id>/export?format=json",
     "post_51st_event": "POST …/rounds (51st event, for scale)",
     "match_page_50": "GET /matches/<id> (50 events, for scale)",
-    "floor_again": "floor again, at the end",
 }
 
 
@@ -676,8 +679,7 @@ def row_counts(path: str) -> str:
 
 def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any]) -> None:
     times = measured["times"]
-    # The floor is timed first and last; the ratios divide by the median of both sets.
-    floor = statistics.median(times["floor"] + times["floor_again"])
+    every_floor = [spent for timed_pair in times.values() for spent in timed_pair["floor"]]
     print()
     print(f"Tablescore benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores,")
     print(f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
@@ -688,18 +690,24 @@ def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any])
     )
     print(f"rows: {row_counts(path)}")
     print(f"player {made['player']!r} sits in {measured['hits']} matches")
-    print(f"medians of {args.repeat} calls after {args.warmup} warm-up calls:")
+    print(f"medians of {args.repeat} calls after {args.warmup} warm-up calls, each call")
+    print("beside a floor call (bare Flask, 1 insert + 1-line template) timed in turn with it:")
     print()
-    print(f"floor (median of both floor runs): {floor:.2f} ms")
-    print(f"{'':48} {'median':>9} {'p90':>9} {'× floor':>8} {'budget':>7}")
-    for key, spent in times.items():
+    print(f"floor, over every measurement: median {statistics.median(every_floor):.2f} ms")
+    print(f"{'':44} {'median':>9} {'p90':>9} {'its floor':>9} {'× floor':>8} {'budget':>7}")
+    for key, timed_pair in times.items():
+        spent = timed_pair["call"]
         median = statistics.median(spent)
+        floor = statistics.median(timed_pair["floor"])
         p90 = sorted(spent)[int(0.9 * (len(spent) - 1))]
         budget = BUDGETS.get(key)
         verdict = ""
         if budget:
             verdict = f"≤{budget}× {'ok' if median / floor <= budget else 'FAIL'}"
-        print(f"{LABELS[key]:48} {median:7.2f}ms {p90:7.2f}ms {median / floor:7.1f}× {verdict:>7}")
+        print(
+            f"{LABELS[key]:44} {median:7.2f}ms {p90:7.2f}ms {floor:7.2f}ms "
+            f"{median / floor:7.1f}× {verdict:>7}"
+        )
     print()
     print("API answers: " + ", ".join(f"{k} {v} B" for k, v in measured["sizes"].items() if v))
     print()

@@ -826,6 +826,31 @@ def test_player_shows_the_newest_page_of_matches_and_links_them_all(client: Flas
     assert client.get(player["matches_url"]).json["total"] == 21
     doc = parse(client.get("/players/Ana"))
     assert len(match_cards(doc)) == 20
-    link = doc.find("p", "more").find("a")
+    link = doc.find("a", href="/history?player=Ana")
     assert link.text() == "All 21 matches of Ana"
-    assert link.attrs["href"] == "/history?player=Ana"
+
+
+def test_player_page_lists_the_opponents_met_most_then_all(client: FlaskClient) -> None:
+    for n in range(12):
+        finished_duel(client, "Ana", f"P{n:02}")
+    finished_duel(client, "Ana", "P05")
+    finished_duel(client, "P07", "Ana")
+    doc = parse(client.get("/players/Ana"))
+    shown = [row[0] for row in table_rows(doc, "head-to-head")]
+    assert len(shown) == 10
+    assert {"P05", "P07"} <= set(shown)
+    assert shown == sorted(shown)
+    more = [p.text() for p in doc.find_all("p", "more") if "opponents" in p.text()]
+    assert more == ["All 12 opponents (these are the 10 met most)"]
+    link = doc.find("a", href="/players/Ana?opponents=all#head-to-head")
+    assert link is not None
+    everyone = parse(client.get("/players/Ana?opponents=all"))
+    assert [row[0] for row in table_rows(everyone, "head-to-head")] == [
+        f"P{n:02}" for n in range(12)
+    ]
+    assert client.get("/api/players/Ana").json["head_to_head"][5] == {
+        "opponent": "P05",
+        "matches": 2,
+        "wins": 2,
+        "losses": 0,
+    }

@@ -111,15 +111,25 @@ def listing() -> ResponseReturnValue:
     return render_template("players/list.html", everyone=players.everyone(get_db()))
 
 
+RIVALS_SHOWN = 10
+"""Opponents a player's page lists at first, the ones met most: a regular may have met dozens."""
+
+
 def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
     """Render a player's page with the rename form as it stands."""
     player = players.find(get_db(), name)
-    return render_template("players/player.html", player=player, form=form), status
+    rivals = player.rivalries
+    if request.args.get("opponents") != "all" and len(rivals) > RIVALS_SHOWN:
+        most = sorted(rivals, key=lambda rivalry: -rivalry.matches)[:RIVALS_SHOWN]
+        rivals = [rivalry for rivalry in rivals if rivalry in most]
+    page = render_template("players/player.html", player=player, rivals=rivals, form=form)
+    return page, status
 
 
 @bp.get("/players/<path:name>")
 def profile(name: str) -> ResponseReturnValue:
-    """Show a player's records per game variant, head-to-head and matches."""
+    """Show a player's records per game variant, head-to-head (`?opponents=all`: every
+    opponent) and matches."""
     return show(name, RenameForm())
 
 
