@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 import store
 from scorers import Refusal
+from scorers.words import _
 
 MAX_LABEL = 40
 CODE_LENGTH = 8
@@ -29,13 +30,16 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def read_label(given: Any, unnamed: str = "a phone") -> str:
+def read_label(given: Any, unnamed: str | None = None) -> str:
     """Check the short label a phone gives itself ("Ana's phone"); `unnamed` if it gave none."""
     label = given.strip() if isinstance(given, str) else ""
     if not label:
-        return unnamed
+        return unnamed or _("a phone")
     if len(label) > MAX_LABEL:
-        raise Refusal.at("device", f"A device label has at most {MAX_LABEL} characters.")
+        raise Refusal.at(
+            "device",
+            _("A device label has at most {count} characters.").format(count=MAX_LABEL),
+        )
     return label
 
 
@@ -57,8 +61,10 @@ def device_for(db: Database, match_id: int, token: str | None) -> str:
     """Return the label of the phone holding this token for the match, or refuse."""
     if not token:
         raise Forbidden(
-            "Changing this match needs its scorer token: use the phone that started it, "
-            "or ask it to let this phone score."
+            _(
+                "Changing this match needs its scorer token: use the phone that started it, "
+                "or ask it to let this phone score."
+            )
         )
     rows = list(
         db.query(
@@ -68,7 +74,7 @@ def device_for(db: Database, match_id: int, token: str | None) -> str:
         )
     )
     if not rows:
-        raise Forbidden("This scorer token does not open this match, or it was revoked.")
+        raise Forbidden(_("This scorer token does not open this match, or it was revoked."))
     return rows[0]["device"]
 
 
@@ -101,7 +107,7 @@ def accept(db: Database, code: str, device: str) -> tuple[int, str]:
             )
         )
         if not rows:
-            raise Refusal.at("code", "This code was already used, revoked, or never given.")
+            raise Refusal.at("code", _("This code was already used, revoked, or never given."))
         used = {"used_utc": store.now_utc(), "device": device}
         db.table("handoffs").update(rows[0]["id"], used)
         return rows[0]["match_id"], issue(db, rows[0]["match_id"], device)
@@ -127,10 +133,10 @@ def revoke(db: Database, match_id: int, kind: str, row_id: int) -> None:
     """Take back a phone's right to score, or a code not used yet."""
     table = {"phone": "scorers", "code": "handoffs"}.get(kind)
     if table is None:
-        raise Refusal.at("kind", "Revoke a phone or a code.")
+        raise Refusal.at("kind", _("Revoke a phone or a code."))
     found = list(
         db.query(f"select id from {table} where id = ? and match_id = ?", [row_id, match_id])
     )
     if not found:
-        raise Refusal.at("id", "This match has no such phone or code.")
+        raise Refusal.at("id", _("This match has no such phone or code."))
     db.table(table).update(row_id, {"revoked_utc": store.now_utc()})

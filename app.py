@@ -12,7 +12,19 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 import store
-from web import api, assets, close_db, errors, pages, players, transfer
+from web import (
+    api,
+    assets,
+    close_db,
+    errors,
+    language,
+    live,
+    pages,
+    patterns,
+    players,
+    pwa,
+    transfer,
+)
 from web.json_provider import OrjsonProvider
 
 csrf = CSRFProtect()
@@ -43,7 +55,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(live.bp)
+    app.register_blueprint(pwa.bp)
+    app.register_blueprint(patterns.bp)
     assets.register(app)
+    language.register(app)
     compress.init_app(app)
     errors.register(app)
     app.teardown_appcontext(close_db)

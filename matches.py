@@ -18,6 +18,7 @@ import access
 import store
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table
 from scorers.base import FINISHED, PLAYING, RoundResult
+from scorers.words import _
 
 
 class NotFound(Exception):
@@ -71,21 +72,23 @@ class Match:
 def numbered(rounds: Sequence[Round], n: int) -> Round:
     """Return round n (1-based) of the rounds that count, or raise NotFound."""
     if not 1 <= n <= len(rounds):
-        raise NotFound(f"This match has no round {n}; it has {len(rounds)}.")
+        raise NotFound(
+            _("This match has no round {n}; it has {count}.").format(n=n, count=len(rounds))
+        )
     return rounds[n - 1]
 
 
 def scorer_for(game: Any) -> Scorer:
     """Return the scorer of a game id, refusing an unknown one."""
     if not isinstance(game, str) or game not in GAMES:
-        raise Refusal.at("game", f"Choose a game: {', '.join(GAMES)}.")
+        raise Refusal.at("game", _("Choose a game: {games}.").format(games=", ".join(GAMES)))
     return GAMES[game]
 
 
-def start(db: Database, data: Any, device: str = "the phone that started it") -> Match:
+def start(db: Database, data: Any, device: str | None = None) -> Match:
     """Check and store a new match, and give the phone that started it its scorer token."""
     if not isinstance(data, dict):
-        raise Refusal("A match must be an object with game, players and options.")
+        raise Refusal(_("A match must be an object with game, players and options."))
     scorer = scorer_for(data.get("game"))
     table = scorer.read_table(data)
     at = store.now_utc()
@@ -95,13 +98,13 @@ def start(db: Database, data: Any, device: str = "the phone that started it") ->
             uid=uuid.uuid4().hex,
             game=scorer.id,
             options=dict(table.options),
-            variant=scorer.variant(table.options),
+            variant=scorer.variant_key(table.options),
             players=table.players,
             teams=table.teams,
             totals=scorer.replay(table, []).totals,
             at=at,
         )
-        token = access.issue(db, match_id, device)
+        token = access.issue(db, match_id, device or _("the phone that started it"))
     match = load(db, match_id)
     match.scorer_token = token
     return match
@@ -115,7 +118,7 @@ def load_row(db: Database, match_id: int) -> dict[str, Any]:
     """Read a match's stored row (no replay), or raise NotFound."""
     row = store.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
     if row is None:
-        raise NotFound(f"There is no match {match_id}.")
+        raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
     return row
 
 
@@ -168,8 +171,9 @@ def add_round(
         scorer = GAMES[row["game"]]
         if row["status"] == FINISHED:
             raise Conflict(
-                f"The match is over: {scorer.banner(played(row, table, rounds).replay)} "
-                "Start a new match to play on."
+                _("The match is over: {banner} Start a new match to play on.").format(
+                    banner=scorer.banner(played(row, table, rounds).replay)
+                )
             )
         entered = scorer.read_round(table, data)
         n = len(rounds) + 1
@@ -229,14 +233,16 @@ def checked_replay(
         if impossible.n == changed:
             raise impossible.refusal from None
         raise Conflict(
-            f"Round {impossible.n} could no longer be scored after this change: "
-            f"{impossible.refusal.message}"
+            _("Round {n} could no longer be scored after this change: {reason}").format(
+                n=impossible.n, reason=impossible.refusal.message
+            )
         ) from None
     if replay.ended_after is not None and replay.ended_after < len(inputs):
         raise Conflict(
-            f"With this change the match would end after round {replay.ended_after}, "
-            f"but {len(inputs) - replay.ended_after} more round(s) were played after it. "
-            "Remove the later rounds first."
+            _(
+                "With this change the match would end after round {n}, but {later} more "
+                "round(s) were played after it. Remove the later rounds first."
+            ).format(n=replay.ended_after, later=len(inputs) - replay.ended_after)
         )
     return replay
 
@@ -270,7 +276,12 @@ def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
     }
     for name, text in changed.items():
         if name not in known:
-            raise Refusal.at(name, f"{match.scorer.name} has no option {name!r}.")
+            raise Refusal.at(
+                name,
+                _("{game} has no option {option}.").format(
+                    game=match.scorer.name, option=repr(name)
+                ),
+            )
         options[name] = known[name].parse(text)
     try:
         options = match.scorer.resolve_options(options, players)
@@ -287,7 +298,9 @@ def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
         n, refusal = (refused.n, refused.refusal) if isinstance(refused, RoundImpossible) else (
             n, refused)  # fmt: skip
         raise Refusal(
-            f"Under these options round {n} could not be scored: {refusal.message}"
+            _("Under these options round {n} could not be scored: {reason}").format(
+                n=n, reason=refusal.message
+            )
         ) from None
     return WhatIf(options, replay)
 
@@ -336,17 +349,23 @@ def find(
     """
     first, last = day(since, "from"), day(until, "to")
     if first and last and first > last:
-        raise Refusal.at("to", f"To ({last}) is before from ({first}): swap them.")
+        raise Refusal.at(
+            "to",
+            _("To ({until}) is before from ({since}): swap them.").format(until=last, since=first),
+        )
     if game:
         scorer_for(game)
     if status and status not in (PLAYING, FINISHED):
-        raise Refusal.at("status", f"Status is {PLAYING} or {FINISHED}.")
+        raise Refusal.at(
+            "status",
+            _("Status is {playing} or {finished}.").format(playing=PLAYING, finished=FINISHED),
+        )
     try:
         page = int(page or 1)
     except ValueError:
         page = 0
     if not 1 <= page <= LARGEST_ID // store.PAGE_SIZE:
-        raise Refusal.at("page", "Page is a whole number from 1.")
+        raise Refusal.at("page", _("Page is a whole number from 1."))
     rows, total = store.find_matches(
         db, game=game, player=player, status=status, since=first, until=last, page=page
     )
@@ -363,7 +382,10 @@ def day(text: Any, field: str) -> date | None:
         read = None
     # fromisoformat also takes 20240301 and 2024-W09-5; the filter promises one spelling.
     if read is None or read.isoformat() != text:
-        raise Refusal.at(
-            field, f"{field.capitalize()} is a day written YYYY-MM-DD, like 2024-03-01."
+        said = (
+            _("From is a day written YYYY-MM-DD, like 2024-03-01.")
+            if field == "from"
+            else _("To is a day written YYYY-MM-DD, like 2024-03-01.")
         )
+        raise Refusal.at(field, said)
     return read

@@ -187,17 +187,15 @@ def m005_players(db: Database) -> None:
     A player's page and the list of players read these few rows instead of every seat of every
     match; `store.tally` keeps them true in the transaction of each change.
     """
-    # The variant a match is played, as its game names it (Coinche, to 2000): statistics keep
-    # each apart. Like the options it comes from, it is frozen with the match.
-    db.table("matches").add_column("variant", str)
-    named_variants = {
-        row["id"]: GAMES[row["game"]].variant(json.loads(row["options_json"]))
-        for row in db.query("SELECT id, game, options_json FROM matches")
-    }
-    db.conn.executemany(
-        "UPDATE matches SET variant = ? WHERE id = ?",
-        [(label, match_id) for match_id, label in named_variants.items()],
-    )
+    # The variant a match is played: the options that change what its scores mean (a coinche
+    # to 2000), which statistics keep apart. Like the options, it is frozen with the match.
+    db.table("matches").add_column("variant_json", str)
+    variants = [
+        (json.dumps(GAMES[row["game"]].variant_key(json.loads(row["options"])), sort_keys=True),
+         row["id"])
+        for row in db.query("SELECT id, game, options_json AS options FROM matches")
+    ]  # fmt: skip
+    db.conn.executemany("UPDATE matches SET variant_json = ? WHERE id = ?", variants)
     db.table("seats").add_column("side", str)
     db.execute(
         "UPDATE seats SET side = name "
@@ -237,26 +235,26 @@ def m005_players(db: Database) -> None:
         {
             "player_key": str,
             "game": str,
-            "variant": str,
+            "variant_json": str,
             "matches": int,
             "finished": int,
             "wins": int,
             "scored": int,
         },
-        pk=("player_key", "game", "variant"),
+        pk=("player_key", "game", "variant_json"),
         not_null=["matches", "finished", "wins", "scored"],
         strict=True,
     )
     db.execute(
         """
         INSERT INTO records
-        SELECT s.player_key, m.game, m.variant, count(*),
+        SELECT s.player_key, m.game, m.variant_json, count(*),
             sum(m.status = 'finished'),
             sum(m.status = 'finished' AND m.winner IS s.side),
             sum(iif(m.status = 'finished',
                 (SELECT value FROM json_each(m.totals_json) WHERE key = s.side), 0))
         FROM seats s JOIN matches m ON m.id = s.match_id
-        GROUP BY s.player_key, m.game, m.variant
+        GROUP BY s.player_key, m.game, m.variant_json
         """
     )
     # Matches played on opposite sides, and who won them.

@@ -20,6 +20,7 @@ from matches import Conflict, NotFound, Page
 from scorers import GAMES
 from scorers.refusal import Problems
 from scorers.seating import Names
+from scorers.words import _, ngettext
 
 
 def key(name: Any) -> str:
@@ -79,6 +80,11 @@ class Listed:
     wins: int = 0
 
 
+def nobody_called(name: Any) -> str:
+    """Say that a name looked up or renamed belongs to nobody who played here."""
+    return _("Nobody called {name} has played a match here.").format(name=repr(name))
+
+
 def everyone(db: Database) -> list[Listed]:
     """List every player with how many matches they played and won, by name."""
     listed = [Listed(row["name"], row["matches"], row["wins"]) for row in store.players(db)]
@@ -90,10 +96,15 @@ def find(db: Database, name: Any) -> Player:
     player_key = key(name)
     names = store.player_names(db, [player_key])
     if not names:
-        raise NotFound(f"Nobody called {name!r} has played a match here.")
+        raise NotFound(nobody_called(name))
     records = [
         Record(
-            row["game"], row["variant"], row["matches"], row["finished"], row["wins"], row["scored"]
+            row["game"],
+            GAMES[row["game"]].variant(row["variant"]),
+            row["matches"],
+            row["finished"],
+            row["wins"],
+            row["scored"],
         )
         for row in store.records(db, player_key)
     ]
@@ -130,13 +141,17 @@ def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:
     old_key, new_key = key(name), new.casefold()
     with store.writing(db):
         if not store.has_player(db, old_key):
-            raise NotFound(f"Nobody called {name!r} has played a match here.")
+            raise NotFound(nobody_called(name))
         together = store.shared_matches(db, old_key, new_key) if new_key != old_key else 0
         if together:
             raise Conflict(
-                f"{new} and {name} sat at the same table in {together} "
-                f"match{'es' if together != 1 else ''}: they are two people, "
-                "so one cannot take the other's name."
+                ngettext(
+                    "{new_name} and {old_name} sat at the same table in {count} match: they are "
+                    "two people, so one cannot take the other's name.",
+                    "{new_name} and {old_name} sat at the same table in {count} matches: they "
+                    "are two people, so one cannot take the other's name.",
+                    together,
+                ).format(new_name=new, old_name=name, count=together)
             )
         store.rename_player(db, old_key, new, store.now_utc())
     return new

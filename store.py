@@ -71,14 +71,14 @@ def insert_match(
     uid: str,
     game: str,
     options: dict,
-    variant: str,
+    variant: dict,
     players: Iterable[str],
     teams: Any,
     totals: dict,
     at: str,
 ) -> int:
     """Store a new match with its seats, the totals it starts from, and what it counts for
-    its players; `variant` names how it is played, for their statistics."""
+    its players; `variant` holds the options that keep its statistics apart."""
     players = list(players)
     match_id = (
         db.table("matches")
@@ -87,7 +87,7 @@ def insert_match(
                 "uid": uid,
                 "game": game,
                 "options_json": json.dumps(options),
-                "variant": variant,
+                "variant_json": json.dumps(variant, sort_keys=True),
                 "players_json": json.dumps(players),
                 "teams_json": None if teams is None else json.dumps(teams),
                 "created_utc": at,
@@ -288,14 +288,14 @@ def cache_result(
 
 
 RECORDS_TALLY = """
-    insert into records (player_key, game, variant, matches, finished, wins, scored)
-    select s.player_key, m.game, m.variant, :sign,
+    insert into records (player_key, game, variant_json, matches, finished, wins, scored)
+    select s.player_key, m.game, m.variant_json, :sign,
         :sign * (m.status = 'finished'),
         :sign * (m.status = 'finished' and m.winner is s.side),
         :sign * iif(m.status = 'finished',
             (select value from json_each(m.totals_json) where key = s.side), 0)
     from seats s join matches m on m.id = s.match_id where s.match_id = :match
-    on conflict (player_key, game, variant) do update set
+    on conflict (player_key, game, variant_json) do update set
         matches = matches + excluded.matches, finished = finished + excluded.finished,
         wins = wins + excluded.wins, scored = scored + excluded.scored
 """
@@ -388,9 +388,8 @@ def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
 
 def records(db: Database, player_key: str) -> list[dict[str, Any]]:
     """Return a player's matches, finished ones, wins and final totals, per game variant."""
-    return list(
-        db.query("select * from records where player_key = ? and matches > 0", [player_key])
-    )
+    query = "select * from records where player_key = ? and matches > 0"
+    return [decoded(row) for row in db.query(query, [player_key])]
 
 
 def rivals(db: Database, player_key: str) -> list[dict[str, Any]]:

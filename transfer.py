@@ -24,14 +24,13 @@ import access
 import matches
 import store
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
+from scorers.words import _, ngettext
 from web.present import round_json
 
 FORMAT = "tablescore-match"
 VERSION = 1
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 UID = re.compile(r"[0-9A-Za-z_-]{1,64}")
-TAMPERED = "This document was tampered with"
-AGAIN = "Export it again from the Tablescore it came from."
 
 
 @dataclass
@@ -103,15 +102,14 @@ class Outcome:
 
     def summary(self) -> str:
         """Say in one sentence what the import did."""
-        return (
-            f"Imported {matches_count(len(self.imported))}; "
-            f"skipped {matches_count(len(self.skipped))} already here."
+        return _("Imported {imported}; skipped {skipped} already here.").format(
+            imported=matches_count(len(self.imported)), skipped=matches_count(len(self.skipped))
         )
 
 
 def matches_count(count: int) -> str:
     """Count matches in words: "1 match", "3 matches"."""
-    return f"{count} match{'es' if count != 1 else ''}"
+    return ngettext("{count} match", "{count} matches", count).format(count=count)
 
 
 # --- export -----------------------------------------------------------------------------------
@@ -195,11 +193,13 @@ def parse(data: bytes | str) -> Any:
     try:
         return json.loads(data)
     except UnicodeDecodeError:
-        raise Refusal("This file is not text: choose a Tablescore export (.json).") from None
+        raise Refusal(_("This file is not text: choose a Tablescore export (.json).")) from None
     except json.JSONDecodeError as error:
         raise Refusal(
-            f"This file is not JSON ({error.msg} at line {error.lineno}, column {error.colno}): "
-            "choose a Tablescore export (.json)."
+            _(
+                "This file is not JSON ({error} at line {line}, column {column}): "
+                "choose a Tablescore export (.json)."
+            ).format(error=error.msg, line=error.lineno, column=error.colno)
         ) from None
 
 
@@ -215,7 +215,7 @@ def import_history(db: Database, exported: Any) -> Outcome:
                 match_id = keep(db, match)
                 outcome.imported.append(match.uid)
                 # Tokens never travel in an export: whoever imports a match may score it.
-                token = access.issue(db, match_id, "the phone that imported it")
+                token = access.issue(db, match_id, _("the phone that imported it"))
                 outcome.scorer_tokens[str(match_id)] = token
     return outcome
 
@@ -224,16 +224,20 @@ def read_history(exported: Any) -> list[Incoming]:
     """Check every document of an export before anything is stored."""
     if not isinstance(exported, list):
         raise Refusal(
-            "An import is a JSON array of match documents, as GET /api/export or "
-            "`flask export` write it. Nothing was imported."
+            _(
+                "An import is a JSON array of match documents, as GET /api/export or "
+                "`flask export` write it. Nothing was imported."
+            )
         )
     checked = []
     for i, document in enumerate(exported):
         uid = document.get("uid") if isinstance(document, dict) else None
         label = (
-            f"Match {uid}" if isinstance(uid, str) and UID.fullmatch(uid) else f"Document {i + 1}"
+            _("Match {uid}").format(uid=uid)
+            if isinstance(uid, str) and UID.fullmatch(uid)
+            else _("Document {n}").format(n=i + 1)
         )
-        with within(str(i), label, "Nothing was imported."):
+        with within(str(i), label, _("Nothing was imported.")):
             checked.append(read_match(document))
     return checked
 
@@ -248,7 +252,11 @@ def within(path: str, label: str = "", after: str = "") -> Iterator[None]:
             f"{path}.{name}" if name else path: messages
             for name, messages in refusal.fields.items()
         }
-        message = f"{label}: {refusal.message}" if label else refusal.message
+        message = (
+            _("{where}: {problem}").format(where=label, problem=refusal.message)
+            if label
+            else refusal.message
+        )
         if after:
             message = f"{message} {after}"
         raise Refusal(message, fields or {path: [refusal.message]}) from None
@@ -258,17 +266,21 @@ def read_match(document: Any) -> Incoming:
     """Check one match document through and through: its table, its log, its numbers."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise Refusal.at(
-            "format", f'This is not a Tablescore match: its format must be "{FORMAT}".'
+            "format",
+            _('This is not a Tablescore match: its format must be "{format}".').format(
+                format=FORMAT
+            ),
         )
     if document.get("version") != VERSION:
         raise Refusal.at(
             "version",
-            f"This is a version {document.get('version')!r} export; this Tablescore reads "
-            f"version {VERSION}.",
+            _(
+                "This is a version {version} export; this Tablescore reads version {supported}."
+            ).format(version=repr(document.get("version")), supported=VERSION),
         )
     uid = document.get("uid")
     if not isinstance(uid, str) or not UID.fullmatch(uid):
-        raise Refusal.at("uid", "Every match needs its uid: 1 to 64 letters, digits, - or _.")
+        raise Refusal.at("uid", _("Every match needs its uid: 1 to 64 letters, digits, - or _."))
     created_at = moment(document.get("created_at"), "created_at")
     scorer = matches.scorer_for(document.get("game"))
     table = read_table(scorer, document)
@@ -284,7 +296,10 @@ def moment(value: Any, path: str) -> str:
     try:
         datetime.strptime(value, TIME_FORMAT)
     except (TypeError, ValueError):
-        raise Refusal.at(path, f"{value!r} is not a UTC time like 2024-05-01T20:30:00Z.") from None
+        raise Refusal.at(
+            path,
+            _("{value} is not a UTC time like 2024-05-01T20:30:00Z.").format(value=repr(value)),
+        ) from None
     return value
 
 
@@ -301,7 +316,10 @@ def read_table(scorer: Scorer, document: dict[str, Any]) -> Table:
     table = scorer.read_table(given if teams is None else given | {"teams": teams})
     if list(table.players) != players:
         raise Refusal.at(
-            "players", f"The players must be listed as they sit: {', '.join(table.players)}."
+            "players",
+            _("The players must be listed as they sit: {players}.").format(
+                players=", ".join(table.players)
+            ),
         )
     return table
 
@@ -316,12 +334,12 @@ def first(members: Any) -> str | None:
 def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list[Entry]]:
     """Replay the change log into the round records it leaves, refusing a change that cannot be."""
     if not isinstance(log, list):
-        raise Refusal.at("log", "The log must be a list of changes, oldest first.")
+        raise Refusal.at("log", _("The log must be a list of changes, oldest first."))
     records: list[Record] = []
     live: list[int] = []
     entries = []
     for i, given in enumerate(log):
-        with within(f"log.{i}", f"change {i + 1} of the log"):
+        with within(f"log.{i}", _("change {n} of the log").format(n=i + 1)):
             entry = follow(scorer, table, records, live, given)
             same(entry.document(), given)
         entries.append(entry)
@@ -333,20 +351,25 @@ def follow(
 ) -> Entry:
     """Make one logged change to the records as Tablescore made it, and return that change."""
     if not isinstance(given, dict):
-        raise Refusal("It must be an object with action, n, input, replaced, at and round_ref.")
+        raise Refusal(_("It must be an object with action, n, input, replaced, at and round_ref."))
     action, n, at = given.get("action"), given.get("n"), moment(given.get("at"), "at")
     device = given.get("device")
     if device is not None and not isinstance(device, str):
-        raise Refusal.at("device", "The device is the label of a phone, or null.")
+        raise Refusal.at("device", _("The device is the label of a phone, or null."))
     if action == "add":
         entered = read_input(scorer, table, given)
         records.append(Record(entered, at))
         live.append(len(records) - 1)
         return Entry(action, len(live), len(records) - 1, entered, None, at, device)
     if action not in ("correct", "remove"):
-        raise Refusal.at("action", "The action must be add, correct or remove.")
+        raise Refusal.at("action", _("The action must be add, correct or remove."))
     if not isinstance(n, int) or not 1 <= n <= len(live):
-        raise Refusal.at("n", f"There is no round {n!r} to {action}: {len(live)} are played.")
+        missing = (
+            _("There is no round {n} to correct: {count} are played.")
+            if action == "correct"
+            else _("There is no round {n} to remove: {count} are played.")
+        )
+        raise Refusal.at("n", missing.format(n=repr(n), count=len(live)))
     record = records[live[n - 1]]
     entry = Entry(action, n, live[n - 1], None, record.input, at, device)
     if action == "correct":
@@ -367,10 +390,15 @@ def read_input(scorer: Scorer, table: Table, given: dict[str, Any]) -> dict[str,
 def same(expected: dict[str, Any], given: Any) -> None:
     """Refuse `given` unless it is exactly `expected`, naming the first field that differs."""
     if not isinstance(given, dict):
-        raise Refusal("It must be an object, as Tablescore exports it.")
+        raise Refusal(_("It must be an object, as Tablescore exports it."))
     for key in [*expected, *given]:
         if expected.get(key) != given.get(key):
-            raise Refusal.at(key, f"Its {key} should be {json.dumps(expected.get(key))}.")
+            raise Refusal.at(
+                key,
+                _("Its {field} should be {value}.").format(
+                    field=key, value=json.dumps(expected.get(key))
+                ),
+            )
 
 
 def check_records(records: list[Record], given: Any) -> None:
@@ -378,10 +406,12 @@ def check_records(records: list[Record], given: Any) -> None:
     if not isinstance(given, list) or len(given) != len(records):
         raise Refusal.at(
             "round_records",
-            f"The log enters {len(records)} rounds: round_records lists each of them, in order.",
+            _("The log enters {count} rounds: round_records lists each of them, in order.").format(
+                count=len(records)
+            ),
         )
     for ref, record in enumerate(records):
-        with within(f"round_records.{ref}", f"round record {ref}"):
+        with within(f"round_records.{ref}", _("round record {ref}").format(ref=ref)):
             same(record.document(ref), given[ref])
 
 
@@ -392,11 +422,17 @@ def replayed(scorer: Scorer, table: Table, records: list[Record]) -> Replay:
         replay = scorer.replay(table, inputs)
     except RoundImpossible as impossible:
         raise Refusal.at(
-            "log", f"Round {impossible.n} cannot be scored: {impossible.refusal.message}"
+            "log",
+            _("Round {n} cannot be scored: {reason}").format(
+                n=impossible.n, reason=impossible.refusal.message
+            ),
         ) from None
     if replay.ended_after is not None and replay.ended_after < len(inputs):
         raise Refusal.at(
-            "log", f"The match ends after round {replay.ended_after}, yet more rounds follow."
+            "log",
+            _("The match ends after round {n}, yet more rounds follow.").format(
+                n=replay.ended_after
+            ),
         )
     return replay
 
@@ -406,7 +442,11 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
     shown = document.get("rounds")
     if not isinstance(shown, list) or len(shown) != len(replay.rounds):
         raise Refusal.at(
-            "rounds", f"{TAMPERED}: its log leaves {len(replay.rounds)} rounds. {AGAIN}"
+            "rounds",
+            _(
+                "This document was tampered with: its log leaves {count} rounds. "
+                "Export it again from the Tablescore it came from."
+            ).format(count=len(replay.rounds)),
         )
     for n, (result, given) in enumerate(zip(replay.rounds, shown, strict=True), start=1):
         for key in ("scores", "totals"):
@@ -414,15 +454,30 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             if said != getattr(result, key):
                 raise Refusal.at(
                     f"rounds.{n - 1}.{key}",
-                    f"{TAMPERED}: round {n} replays to {key} {json.dumps(getattr(result, key))}, "
-                    f"but the document says {json.dumps(said)}. {AGAIN}",
+                    _(
+                        "This document was tampered with: round {n} replays to {field} "
+                        "{replayed}, but the document says {said}. Export it again from the "
+                        "Tablescore it came from."
+                    ).format(
+                        n=n,
+                        field=key,
+                        replayed=json.dumps(getattr(result, key)),
+                        said=json.dumps(said),
+                    ),
                 )
     for key in ("totals", "status", "winner"):
         if document.get(key) != getattr(replay, key):
             raise Refusal.at(
                 key,
-                f"{TAMPERED}: its rounds replay to {key} {json.dumps(getattr(replay, key))}, "
-                f"but the document says {json.dumps(document.get(key))}. {AGAIN}",
+                _(
+                    "This document was tampered with: its rounds replay to {field} {replayed}, "
+                    "but the document says {said}. Export it again from the Tablescore it came "
+                    "from."
+                ).format(
+                    field=key,
+                    replayed=json.dumps(getattr(replay, key)),
+                    said=json.dumps(document.get(key)),
+                ),
             )
 
 
@@ -433,7 +488,7 @@ def keep(db: Database, match: Incoming) -> int:
         uid=match.uid,
         game=match.scorer.id,
         options=dict(match.table.options),
-        variant=match.scorer.variant(match.table.options),
+        variant=match.scorer.variant_key(match.table.options),
         players=match.table.players,
         teams=match.table.teams,
         totals=match.replay.totals,

@@ -336,7 +336,7 @@ def store_match(
         uid=uuid.uuid4().hex,
         game=scorer.id,
         options=dict(table.options),
-        variant=scorer.variant(table.options),
+        variant=scorer.variant_key(table.options),
         players=table.players,
         teams=None if table.teams is None else dict(table.teams),
         totals=scorer.replay(table, []).totals,

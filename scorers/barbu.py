@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wtforms import IntegerField, RadioField, SelectChoice, SelectMultipleField
+from wtforms import RadioField, SelectChoice, SelectMultipleField
 from wtforms.fields import Field
 
 from . import explain
@@ -22,8 +22,9 @@ from .barbu_rules import (
     settle,
 )
 from .base import Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
-from .forms import RoundForm, SeatList
+from .forms import Number, RoundForm, SeatList
 from .refusal import Refusal
+from .words import _, lazy
 
 HANDS = 28
 PICKED = ("ace_of_hearts", "second_last", "last", "king_of_hearts")
@@ -61,21 +62,36 @@ class Turn:
     def check(self, hand: Mapping[str, Any]) -> None:
         """Refuse a hand that does not fit this turn: declarer, contract, doubles, obligation."""
         if hand.get("declarer", self.declarer) != self.declarer:
-            raise Refusal.at("declarer", f"Hand {self.index + 1} is {self.declarer}'s to declare.")
+            raise Refusal.at(
+                "declarer",
+                _("Hand {number} is {declarer}'s to declare.").format(
+                    number=self.index + 1, declarer=self.declarer
+                ),
+            )
         if hand["contract"] in self.used:
-            left = ", ".join(CONTRACTS[c] for c in CONTRACTS if c not in self.used)
+            left = ", ".join(str(CONTRACTS[c]) for c in CONTRACTS if c not in self.used)
             raise Refusal.at(
                 "contract",
-                f"{self.declarer} has played {CONTRACTS[hand['contract']]} already; left: {left}.",
+                _("{declarer} has played {contract} already; left: {left}.").format(
+                    declarer=self.declarer, contract=CONTRACTS[hand["contract"]], left=left
+                ),
             )
         check_doubles(hand, self.declarer)
         for name in self.compulsory():
             if [name, self.declarer] not in hand["doubles"]:
                 raise Refusal.at(
                     "doubles",
-                    f"{name} must double {self.declarer} in this hand: {name} has doubled "
-                    f"{self.declarer} {self.doubles[name]} time(s), and {DOUBLES_OWED} are owed "
-                    f"with {self.hands_left_after} hand(s) left after this one.",
+                    _(
+                        "{player} must double {declarer} in this hand: {player} has doubled "
+                        "{declarer} {doubled} time(s), and {owed} are owed with {left} hand(s) "
+                        "left after this one."
+                    ).format(
+                        player=name,
+                        declarer=self.declarer,
+                        doubled=self.doubles[name],
+                        owed=DOUBLES_OWED,
+                        left=self.hands_left_after,
+                    ),
                 )
 
     def state(self) -> dict[str, Any]:
@@ -92,14 +108,14 @@ class Turn:
 class BarbuRoundForm(RoundForm):
     """One hand: the contract, what it counts, and the doubles as a grid of toggles."""
 
-    contract = RadioField("Contract", validate_choice=False)
-    counts = SeatList(IntegerField("Count", render_kw={"inputmode": "numeric"}), max_entries=4)
-    ace_of_hearts = RadioField("Who took the A♥?", validate_choice=False)
-    second_last = RadioField("Who took the second-last trick?", validate_choice=False)
-    last = RadioField("Who took the last trick?", validate_choice=False)
-    king_of_hearts = RadioField("Who took the K♥?", validate_choice=False)
-    order = SeatList(RadioField("Place", validate_choice=False), max_entries=4)
-    doubles = SelectMultipleField("Doubles", validate_choice=False)
+    contract = RadioField(lazy("Contract"), validate_choice=False)
+    counts = SeatList(Number(lazy("Count")), max_entries=4)
+    ace_of_hearts = RadioField(lazy("Who took the A♥?"), validate_choice=False)
+    second_last = RadioField(lazy("Who took the second-last trick?"), validate_choice=False)
+    last = RadioField(lazy("Who took the last trick?"), validate_choice=False)
+    king_of_hearts = RadioField(lazy("Who took the K♥?"), validate_choice=False)
+    order = SeatList(RadioField(lazy("Place"), validate_choice=False), max_entries=4)
+    doubles = SelectMultipleField(lazy("Doubles"), validate_choice=False)
     contract_names = CONTRACTS
     counted = COUNTED
     positive = POSITIVE
@@ -183,16 +199,18 @@ class BarbuRoundForm(RoundForm):
         code = f"{doubler}>{doubled}"
         reason = ""
         if doubler == doubled:
-            reason = "Nobody doubles themselves."
+            reason = _("Nobody doubles themselves.")
         elif players[doubler] == declarer and f"{doubled}>{doubler}" not in (
             self.doubles.data or []
         ):
-            reason = f"{declarer} declares: only a redouble of a player who doubled them."
+            reason = _("{declarer} declares: only a redouble of a player who doubled them.").format(
+                declarer=declarer
+            )
         elif self.contract.data in POSITIVE and declarer not in (
             players[doubler],
             players[doubled],
         ):
-            reason = "In a positive contract only the declarer may be doubled."
+            reason = _("In a positive contract only the declarer may be doubled.")
         return {"code": code, "on": code in (self.doubles.data or []), "reason": reason}
 
     def field_at(self, path: str) -> Field | None:
@@ -226,14 +244,16 @@ class Barbu(Scorer):
     id = "barbu"
     name = "Barbu"
     player_counts = (4,)
-    round_name = "Hand"
+    round_name = lazy("Hand")
+    round_word = lazy("hand")
+    rounds_word = lazy("hands")
     round_form = BarbuRoundForm
     options = (
         Option(
             "first_declarer",
-            "First declarer",
+            lazy("First declarer"),
             default=lambda players, _chosen: players[0],
-            help="Who declares the first seven hands; then the next seat, round the table.",
+            help=lazy("Who declares the first seven hands; then the next seat, round the table."),
             player=True,
         ),
     )
@@ -245,49 +265,55 @@ class Barbu(Scorer):
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §3: the seven contracts, the doubles and the obligation."""
         texts = {
-            "no_tricks": "−2 a trick (−26 in all).",
-            "no_queens": "−6 a queen (−24).",
-            "no_hearts": "−2 a heart, the A♥ −6 (−30).",
-            "no_last_two": "−10 for the second-last trick, −20 for the last (−30).",
-            "barbu": "−20 for the K♥.",
-            "trumps": "+5 a trick (+65).",
-            "dominoes": "+45, +20, +5, −5 in the order out (+65).",
+            "no_tricks": _("−2 a trick (−26 in all)."),
+            "no_queens": _("−6 a queen (−24)."),
+            "no_hearts": _("−2 a heart, the A♥ −6 (−30)."),
+            "no_last_two": _("−10 for the second-last trick, −20 for the last (−30)."),
+            "barbu": _("−20 for the K♥."),
+            "trumps": _("+5 a trick (+65)."),
+            "dominoes": _("+45, +20, +5, −5 in the order out (+65)."),
         }
         rules = [
-            Rule(CONTRACTS[c], text, lambda entered, _r, c=c: entered["contract"] == c)
+            Rule(str(CONTRACTS[c]), text, lambda entered, _r, c=c: entered["contract"] == c)
             for c, text in texts.items()
         ]
         return [
             Rule(
-                "Declarers",
-                f"{options['first_declarer']} declares the first seven hands, one of each "
-                "contract; then the next seat, round the table: 28 hands.",
+                _("Declarers"),
+                _(
+                    "{player} declares the first seven hands, one of each contract; then the "
+                    "next seat, round the table: 28 hands."
+                ).format(player=options["first_declarer"]),
             ),
             *rules,
             Rule(
-                "Doubles",
-                "Any player may double any other in a negative contract; only the declarer may "
-                "be doubled in trumps and dominoes; the declarer only redoubles. Pair by pair, "
-                "the difference of raw scores moves once (twice when redoubled).",
+                _("Doubles"),
+                _(
+                    "Any player may double any other in a negative contract; only the declarer "
+                    "may be doubled in trumps and dominoes; the declarer only redoubles. Pair by "
+                    "pair, the difference of raw scores moves once (twice when redoubled)."
+                ),
                 lambda entered, _result: bool(entered["doubles"]),
             ),
             Rule(
-                "Obligation",
-                "In the declarer's seven hands every other player doubles the declarer at "
-                "least twice.",
+                _("Obligation"),
+                _(
+                    "In the declarer's seven hands every other player doubles the declarer at "
+                    "least twice."
+                ),
             ),
         ]
 
     def contract_name(self, contract: str) -> str:
         """Name a contract as the sheet shows it."""
-        return CONTRACTS[contract]
+        return str(CONTRACTS[contract])
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score the hands, checking each against the declarer's turn, and end after 28."""
         replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
         for index, hand in enumerate(rounds):
             if index >= HANDS:
-                raise RoundImpossible(index + 1, Refusal("A match of Barbu has 28 hands."))
+                raise RoundImpossible(index + 1, Refusal(_("A match of Barbu has 28 hands.")))
             turn = Turn(table, rounds[:index])
             try:
                 turn.check(hand)
@@ -323,7 +349,13 @@ def finish(replay: Replay, explanation: list[str]) -> None:
     if len(leaders) > 1:
         replay.finish(None)
         replay.state["shared_first"] = leaders
-        explanation.append(f"28 hands played: {explain.names(leaders)} share first place, {best}.")
+        explanation.append(
+            _("28 hands played: {players} share first place, {points}.").format(
+                players=explain.names(leaders), points=best
+            )
+        )
         return
     replay.finish(leaders[0])
-    explanation.append(f"28 hands played: {leaders[0]} wins with {best}.")
+    explanation.append(
+        _("28 hands played: {player} wins with {points}.").format(player=leaders[0], points=best)
+    )

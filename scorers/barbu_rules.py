@@ -9,19 +9,20 @@ from typing import Any
 from . import explain
 from .base import Table
 from .refusal import Problems, Refusal
+from .words import _, lazy
 
 HANDS_PER_DECLARER = 7
 DOUBLES_OWED = 2
 """Every other player must double the declarer at least this often in the declarer's hands."""
 
 CONTRACTS = {
-    "no_tricks": "No tricks",
-    "no_queens": "No queens",
-    "no_hearts": "No hearts",
-    "no_last_two": "No last two",
-    "barbu": "Barbu",
-    "trumps": "Trumps",
-    "dominoes": "Dominoes",
+    "no_tricks": lazy("No tricks"),
+    "no_queens": lazy("No queens"),
+    "no_hearts": lazy("No hearts"),
+    "no_last_two": lazy("No last two"),
+    "barbu": lazy("Barbu"),
+    "trumps": lazy("Trumps"),
+    "dominoes": lazy("Dominoes"),
 }
 POSITIVE = ("trumps", "dominoes")
 TOTALS = {
@@ -40,6 +41,30 @@ COUNTED = {
     "trumps": ("tricks", 13, 5),
 }
 """Contracts scored by a count per player: what is counted, its sum, and what each one costs."""
+COUNTING = {
+    "tricks": {
+        "shape": lazy("Give the tricks each player took: player name → number."),
+        "range": lazy("{player} took between 0 and {total} tricks."),
+        "missing": lazy("Say how many tricks {player} took."),
+        "sum": lazy("The tricks must add up to {total}: {shown} = {added}."),
+        "scored": lazy("{contract}, {each} for each of the tricks: {parts}."),
+    },
+    "queens": {
+        "shape": lazy("Give the queens each player took: player name → number."),
+        "range": lazy("{player} took between 0 and {total} queens."),
+        "missing": lazy("Say how many queens {player} took."),
+        "sum": lazy("The queens must add up to {total}: {shown} = {added}."),
+        "scored": lazy("{contract}, {each} for each of the queens: {parts}."),
+    },
+    "hearts": {
+        "shape": lazy("Give the hearts each player took: player name → number."),
+        "range": lazy("{player} took between 0 and {total} hearts."),
+        "missing": lazy("Say how many hearts {player} took."),
+        "sum": lazy("The hearts must add up to {total}: {shown} = {added}."),
+        "scored": lazy("{contract}, {each} for each of the hearts: {parts}."),
+    },
+}
+"""What is said of each thing counted, in whole sentences, as translators need them."""
 ACE_OF_HEARTS = -6
 LAST_TWO = {"second_last": -10, "last": -20}
 BARBU = -20
@@ -48,31 +73,32 @@ DOMINOES = (45, 20, 5, -5)
 
 def read_count(table: Table, taken: Any, what: str, total: int) -> dict[str, int]:
     """Check a count per player (tricks, queens or hearts): every player once, adding up."""
+    said = COUNTING[what]
     if not isinstance(taken, dict):
-        raise Refusal.at("taken", f"Give the {what} each player took: player name → number.")
+        raise Refusal.at("taken", str(said["shape"]))
     problems = Problems()
 
     def read_one(name: str, count: Any, path: str) -> int:
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
-            raise Refusal.at(path, f"{name} took between 0 and {total} {what}.")
+            raise Refusal.at(path, said["range"].format(player=name, total=total))
         return count
 
     counts = table.each(taken, "taken", read_one, problems)
     for name in table.players:
         if name not in counts:
-            problems.add(f"taken.{name}", f"Say how many {what} {name} took.")
+            problems.add(f"taken.{name}", said["missing"].format(player=name))
     problems.raise_any()
     if sum(counts.values()) != total:
         shown = " + ".join(str(counts[name]) for name in table.players)
         added = sum(counts.values())
-        raise Refusal.at("taken", f"The {what} must add up to {total}: {shown} = {added}.")
+        raise Refusal.at("taken", said["sum"].format(total=total, shown=shown, added=added))
     return {name: counts[name] for name in table.players}
 
 
-def read_who(table: Table, given: Any, path: str, what: str) -> str:
-    """Check who took a single card or trick."""
+def read_who(table: Table, given: Any, path: str, missing: str) -> str:
+    """Check who took a single card or trick; `missing` asks for it when nobody is named."""
     if given is None:
-        raise Refusal.at(path, f"Say who took {what}.")
+        raise Refusal.at(path, missing)
     return table.player(given, path)
 
 
@@ -80,30 +106,47 @@ def read_taken(table: Table, contract: str, data: Mapping[str, Any]) -> dict[str
     """Check what the contract counts: per-player numbers, who took a card, or the order out."""
     taken = data.get("taken")
     if contract in COUNTED:
-        what, total, _ = COUNTED[contract]
+        what, total, _cost = COUNTED[contract]
         read: dict[str, Any] = {"taken": read_count(table, taken, what, total)}
         if contract == "no_hearts":
-            ace = read_who(table, data.get("ace_of_hearts"), "ace_of_hearts", "the A♥")
+            ace = read_who(
+                table, data.get("ace_of_hearts"), "ace_of_hearts", _("Say who took the A♥.")
+            )
             if read["taken"][ace] == 0:
-                raise Refusal.at("ace_of_hearts", f"{ace} took the A♥, so took at least one heart.")
+                raise Refusal.at(
+                    "ace_of_hearts",
+                    _("{player} took the A♥, so took at least one heart.").format(player=ace),
+                )
             read["ace_of_hearts"] = ace
         return read
     if not isinstance(taken, dict):
-        raise Refusal.at("taken", f"Say who took what in {CONTRACTS[contract]}.")
+        raise Refusal.at(
+            "taken", _("Say who took what in {contract}.").format(contract=CONTRACTS[contract])
+        )
     expected = {"no_last_two": {"second_last", "last"}, "barbu": {"king_of_hearts"}}
     unknown = sorted(set(taken) - expected.get(contract, {"order"}))
     if unknown:
-        raise Refusal.at(f"taken.{unknown[0]}", f"{CONTRACTS[contract]} counts no {unknown[0]!r}.")
+        raise Refusal.at(
+            f"taken.{unknown[0]}",
+            _("{contract} counts no {field}.").format(
+                contract=CONTRACTS[contract], field=repr(unknown[0])
+            ),
+        )
     if contract == "no_last_two":
         problems = Problems()
         read = {}
-        for trick, label in (("second_last", "the second-last trick"), ("last", "the last trick")):
+        for trick, missing in (
+            ("second_last", _("Say who took the second-last trick.")),
+            ("last", _("Say who took the last trick.")),
+        ):
             with problems.collect():
-                read[trick] = read_who(table, taken.get(trick), f"taken.{trick}", label)
+                read[trick] = read_who(table, taken.get(trick), f"taken.{trick}", missing)
         problems.raise_any()
         return {"taken": read}
     if contract == "barbu":
-        king = read_who(table, taken.get("king_of_hearts"), "taken.king_of_hearts", "the K♥")
+        king = read_who(
+            table, taken.get("king_of_hearts"), "taken.king_of_hearts", _("Say who took the K♥.")
+        )
         return {"taken": {"king_of_hearts": king}}
     return {"taken": {"order": read_order(table, taken.get("order"))}}
 
@@ -111,14 +154,17 @@ def read_taken(table: Table, contract: str, data: Mapping[str, Any]) -> dict[str
 def read_order(table: Table, order: Any) -> list[str]:
     """Check the dominoes finishing order: every player once."""
     if not isinstance(order, list) or len(order) != len(table.players):
-        raise Refusal.at("taken.order", "Give the finishing order of all four players.")
+        raise Refusal.at("taken.order", _("Give the finishing order of all four players."))
     problems = Problems()
     names: list[str] = []
     for place, given in enumerate(order):
         with problems.collect():
             name = table.player(given, f"taken.order.{place}")
             if name in names:
-                raise Refusal.at(f"taken.order.{place}", f"{name} is named twice in the order.")
+                raise Refusal.at(
+                    f"taken.order.{place}",
+                    _("{player} is named twice in the order.").format(player=name),
+                )
             names.append(name)
     problems.raise_any()
     return names
@@ -129,19 +175,26 @@ def read_doubles(table: Table, given: Any) -> list[list[str]]:
     if given is None:
         return []
     if not isinstance(given, list):
-        raise Refusal.at("doubles", "Doubles are a list of [doubler, doubled] pairs.")
+        raise Refusal.at("doubles", _("Doubles are a list of [doubler, doubled] pairs."))
     problems = Problems()
     pairs: list[list[str]] = []
     for i, pair in enumerate(given):
         path = f"doubles.{i}"
         with problems.collect():
             if not isinstance(pair, list) or len(pair) != 2:
-                raise Refusal.at(path, "A double is a [doubler, doubled] pair.")
+                raise Refusal.at(path, _("A double is a [doubler, doubled] pair."))
             doubler, doubled = (table.player(name, path) for name in pair)
             if doubler == doubled:
-                raise Refusal.at(path, f"{doubler} cannot double themselves.")
+                raise Refusal.at(
+                    path, _("{player} cannot double themselves.").format(player=doubler)
+                )
             if [doubler, doubled] in pairs:
-                raise Refusal.at(path, f"{doubler} doubles {doubled} only once.")
+                raise Refusal.at(
+                    path,
+                    _("{doubler} doubles {doubled} only once.").format(
+                        doubler=doubler, doubled=doubled
+                    ),
+                )
             pairs.append([doubler, doubled])
     problems.raise_any()
     return pairs
@@ -150,11 +203,13 @@ def read_doubles(table: Table, given: Any) -> list[list[str]]:
 def read_hand(table: Table, data: Any) -> dict[str, Any]:
     """Check one hand's shape: the contract, what it counts and the doubles."""
     if not isinstance(data, dict):
-        raise Refusal("A hand must be an object with contract, taken and doubles.")
+        raise Refusal(_("A hand must be an object with contract, taken and doubles."))
     contract = data.get("contract")
     if not isinstance(contract, str) or contract not in CONTRACTS:
-        choices = explain.names(list(CONTRACTS), "or")
-        raise Refusal.at("contract", f"The contract is one of: {choices}.")
+        choices = explain.names(list(CONTRACTS), _("or"))
+        raise Refusal.at(
+            "contract", _("The contract is one of: {choices}.").format(choices=choices)
+        )
     problems = Problems()
     hand: dict[str, Any] = {"contract": contract}
     if data.get("declarer") is not None:
@@ -168,7 +223,12 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
     if contract == "no_hearts":
         known.add("ace_of_hearts")
     for unknown in sorted(set(data) - known):
-        problems.add(unknown, f"A {CONTRACTS[contract]} hand has no field {unknown!r}.")
+        problems.add(
+            unknown,
+            _("A {contract} hand has no field {field}.").format(
+                contract=CONTRACTS[contract], field=repr(unknown)
+            ),
+        )
     problems.raise_any()
     return hand
 
@@ -192,12 +252,16 @@ def check_doubles(hand: Mapping[str, Any], declarer: str) -> None:
         if doubler == declarer and [doubled, doubler] not in pairs:
             problems.add(
                 f"doubles.{i}",
-                f"{declarer} declares, so may only redouble a player who doubled them.",
+                _("{declarer} declares, so may only redouble a player who doubled them.").format(
+                    declarer=declarer
+                ),
             )
         elif positive and declarer not in (doubler, doubled):
             problems.add(
                 f"doubles.{i}",
-                f"In {CONTRACTS[hand['contract']]} only the declarer, {declarer}, may be doubled.",
+                _("In {contract} only the declarer, {declarer}, may be doubled.").format(
+                    contract=CONTRACTS[hand["contract"]], declarer=declarer
+                ),
             )
     problems.raise_any()
 
@@ -217,11 +281,27 @@ def settle(
         moved = diff * times
         net[high] += moved
         net[low] -= moved
-        how = "redoubled" if times == 2 else "doubled"
+        if times == 2 and moved:
+            sentence = _(
+                "{first}–{second} redoubled: the difference is {difference}, "
+                "twice {difference} = {moved}: {higher} +{moved}, {lower} −{moved}."
+            )
+        elif times == 2:
+            sentence = _(
+                "{first}–{second} redoubled: the difference is {difference}, "
+                "twice {difference} = {moved}, so nothing moves."
+            )
+        elif moved:
+            sentence = _(
+                "{first}–{second} doubled: the difference is {difference}: "
+                "{higher} +{moved}, {lower} −{moved}."
+            )
+        else:
+            sentence = _(
+                "{first}–{second} doubled: the difference is {difference}, so nothing moves."
+            )
         sentences.append(
-            f"{a}–{b} {how}: the difference is {diff}"
-            + (f", twice {diff} = {moved}" if times == 2 else "")
-            + (f": {high} +{moved}, {low} −{moved}." if moved else ", so nothing moves.")
+            sentence.format(first=a, second=b, difference=diff, moved=moved, higher=high, lower=low)
         )
     return net, sentences
 
@@ -231,35 +311,50 @@ def raw_scores(table: Table, hand: Mapping[str, Any]) -> tuple[dict[str, int], l
     contract, taken = hand["contract"], hand["taken"]
     raw = dict.fromkeys(table.players, 0)
     if contract in COUNTED:
-        what, _, each = COUNTED[contract]
+        what, _total, each = COUNTED[contract]
         for name, count in taken.items():
             raw[name] = count * each
-        parts = [f"{name} {count} × {each}" for name, count in taken.items() if count]
-        sentences = [f"{CONTRACTS[contract]}, {each} for each of the {what}: {'; '.join(parts)}."]
+        parts = "; ".join(f"{name} {count} × {each}" for name, count in taken.items() if count)
+        scored = COUNTING[what]["scored"]
+        sentences = [scored.format(contract=CONTRACTS[contract], each=each, parts=parts)]
         if contract == "no_hearts":
             ace = hand["ace_of_hearts"]
             raw[ace] += ACE_OF_HEARTS - each
-            sentences.append(f"{ace} took the A♥: {ACE_OF_HEARTS} for it instead of {each}.")
+            sentences.append(
+                _("{player} took the A♥: {ace} for it instead of {each}.").format(
+                    player=ace, ace=ACE_OF_HEARTS, each=each
+                )
+            )
     elif contract == "no_last_two":
         for trick, value in LAST_TWO.items():
             raw[taken[trick]] += value
         sentences = [
-            f"No last two: {taken['second_last']} took the second-last trick "
-            f"({LAST_TWO['second_last']}), {taken['last']} the last ({LAST_TWO['last']})."
+            _(
+                "No last two: {second_last} took the second-last trick ({second_last_points}), "
+                "{last} the last ({last_points})."
+            ).format(
+                second_last=taken["second_last"],
+                second_last_points=LAST_TWO["second_last"],
+                last=taken["last"],
+                last_points=LAST_TWO["last"],
+            )
         ]
     elif contract == "barbu":
         raw[taken["king_of_hearts"]] = BARBU
-        sentences = [f"Barbu: {taken['king_of_hearts']} took the K♥: {BARBU}."]
+        sentences = [
+            _("Barbu: {player} took the K♥: {points}.").format(
+                player=taken["king_of_hearts"], points=BARBU
+            )
+        ]
     else:
         places = list(zip(taken["order"], DOMINOES, strict=True))
         for name, value in places:
             raw[name] = value
         shown = ", ".join(f"{name} {value:+d}" for name, value in places)
-        sentences = [f"Dominoes, in the order out: {shown}."]
+        sentences = [_("Dominoes, in the order out: {order}.").format(order=shown)]
+    scores = ", ".join(f"{name} {raw[name]}" for name in table.players)
     sentences.append(
-        "Raw: "
-        + ", ".join(f"{name} {raw[name]}" for name in table.players)
-        + f" (total {TOTALS[contract]})."
+        _("Raw: {scores} (total {total}).").format(scores=scores, total=TOTALS[contract])
     )
     assert sum(raw.values()) == TOTALS[contract], "a contract's raw scores add up to its total"
     return raw, sentences

@@ -10,13 +10,15 @@ from typing import Any
 from . import explain
 from .refusal import Problems, Refusal
 from .seating import read_players, read_teams
+from .words import _, lazy
 
 PLAYING = "playing"
 FINISHED = "finished"
 
 
 def seats(count: int) -> tuple[str, ...]:
-    """Name the seats of a table nobody has sat at yet: "Player 1", "Player 2", …"""
+    """Name the seats of a table nobody has sat at yet: "Player 1", "Player 2", … (in English,
+    as the values a form posts and the API's defaults use; the form labels them in words)."""
     return tuple(f"Player {seat}" for seat in range(1, count + 1))
 
 
@@ -25,16 +27,18 @@ class Option:
     """A rule choice a match is created with and keeps for its whole life."""
 
     name: str
-    label: str
+    label: str | lazy
     default: Any | Callable[[tuple[str, ...], Mapping[str, Any]], Any]
     """A value, or a function of the players and the options before this one."""
-    help: str = ""
+    help: str | lazy = ""
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    choice_labels: tuple[str | lazy, ...] = ()
+    """How a person reads each of `choices`, in the same order; the values themselves if none."""
     layouts: tuple[str, ...] = ()
     """The seating layouts the option means something in; empty for all of them."""
-    placeholder: str = ""
+    placeholder: str | lazy = ""
     """How an empty box reads when the default depends on the table ("100 per opponent")."""
     player: bool = False
     """The value is one of the match's players (a first declarer, a first dealer)."""
@@ -59,13 +63,15 @@ class Option:
             said = {"true": True, "yes": True, "on": True, "1": True}
             said |= {"false": False, "no": False, "off": False, "0": False}
             if text.lower() not in said:
-                raise Refusal.at(self.name, f"{self.label} is yes or no.")
+                raise Refusal.at(self.name, _("{option} is yes or no.").format(option=self.label))
             return said[text.lower()]
         if self.minimum is not None:
             try:
                 return int(text)
             except ValueError:
-                raise Refusal.at(self.name, f"{self.label} is a whole number.") from None
+                raise Refusal.at(
+                    self.name, _("{option} is a whole number.").format(option=self.label)
+                ) from None
         return text
 
     def read(self, value: Any, players: tuple[str, ...]) -> Any:
@@ -76,21 +82,31 @@ class Option:
             if value not in self.choices:
                 raise Refusal.at(
                     f"options.{self.name}",
-                    f"{self.label} must be one of: {', '.join(self.choices)}.",
+                    _("{option} must be one of: {choices}.").format(
+                        option=self.label, choices=", ".join(self.choices)
+                    ),
                 )
             return value
         if self.is_flag:
             if not isinstance(value, bool):
-                raise Refusal.at(f"options.{self.name}", f"{self.label} must be true or false.")
+                raise Refusal.at(
+                    f"options.{self.name}",
+                    _("{option} must be true or false.").format(option=self.label),
+                )
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Refusal.at(f"options.{self.name}", f"{self.label} must be a whole number.")
+            raise Refusal.at(
+                f"options.{self.name}",
+                _("{option} must be a whole number.").format(option=self.label),
+            )
         if (self.minimum is not None and value < self.minimum) or (
             self.maximum is not None and value > self.maximum
         ):
             raise Refusal.at(
                 f"options.{self.name}",
-                f"{self.label} must be between {self.minimum} and {self.maximum}.",
+                _("{option} must be between {least} and {most}.").format(
+                    option=self.label, least=self.minimum, most=self.maximum
+                ),
             )
         return value
 
@@ -113,7 +129,8 @@ class Table:
             for team in self.teams or {}:
                 if team.casefold() == name.strip().casefold():
                     return team
-        raise Refusal.at(path, f"Name a team: {explain.names(list(self.teams or {}))}.")
+        teams = explain.names(list(self.teams or {}))
+        raise Refusal.at(path, _("Name a team: {teams}.").format(teams=teams))
 
     def each(
         self,
@@ -134,7 +151,7 @@ class Table:
             with problems.collect():
                 name = name_of(given_name, where)
                 if name in seen:
-                    raise Refusal.at(where, f"{name} is given twice.")
+                    raise Refusal.at(where, _("{name} is given twice.").format(name=name))
                 seen[name] = None
                 seen[name] = read(name, value, where)
         return seen
@@ -146,7 +163,10 @@ class Table:
                 if player.casefold() == name.strip().casefold():
                     return player
         raise Refusal.at(
-            path, f"{name!r} is not a player in this match: {explain.names(self.players)}."
+            path,
+            _("{name} is not a player in this match: {players}.").format(
+                name=repr(name), players=explain.names(self.players)
+            ),
         )
 
 
@@ -207,9 +227,13 @@ class Scorer(ABC):
     name: str
     player_counts: tuple[int, ...]
     teams: bool = False
-    round_name = "Round"
+    round_name = lazy("Round")
+    round_word = lazy("round")
+    """The same word inside a sentence: "Record round 3" (German keeps its capital)."""
+    rounds_word = lazy("rounds")
+    """And in the plural: "Replay the same 12 rounds"."""
     """What the table calls one scored round: a round, a deal, a hand."""
-    tie_message = "Tie for the lead: extra round."
+    tie_message = lazy("Tie for the lead: extra round.")
     """What the banner says while a tie at the end calls for another round."""
     pictured = False
     """The sheet draws the game's board, worth showing before the first round too."""
@@ -231,7 +255,7 @@ class Scorer(ABC):
         teams = None
         options = data.get("options") or {}
         if not isinstance(options, dict):
-            problems.add("options", "Options must be an object: option name → value.")
+            problems.add("options", _("Options must be an object: option name → value."))
             options = {}
         in_teams = self.plays_in_teams(options, data)
         counts = self.counts_for(options, in_teams)
@@ -249,16 +273,23 @@ class Scorer(ABC):
         """Return the game's rules as written for a match played under these options."""
         return []
 
-    def variant(self, options: Mapping[str, Any]) -> str:
-        """Name the variant a match is played: a player's statistics keep each apart. A game
-        whose options change what its scores mean names them; the others are the game."""
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the options that change what a match's scores mean: a player's statistics
+        keep each variant apart. A game played one way has none."""
+        return {}
+
+    def variant(self, key: Mapping[str, Any]) -> str:
+        """Name a variant from its key, in the reader's language."""
         return self.name
 
     def banner(self, replay: Replay) -> str:
         """Say who won a finished match, as the banner over its sheet does."""
         if replay.winner is None:
-            return f"{explain.names(replay.state.get('shared_first', []))} share first place!"
-        return f"{replay.winner} wins with {replay.totals[replay.winner]}!"
+            shared = explain.names(replay.state.get("shared_first", []))
+            return _("{players} share first place!").format(players=shared)
+        return _("{winner} wins with {points}!").format(
+            winner=replay.winner, points=replay.totals[replay.winner]
+        )
 
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Say whether a new match seats teams; some games may be played either way."""
@@ -281,10 +312,13 @@ class Scorer(ABC):
         known = {option.name: option for option in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
+            if known:
+                no_such = _("{game} has no option {option}; its options are: {options}.")
+            else:
+                no_such = _("{game} has no option {option}; its options are: none.")
             raise Refusal.at(
                 f"options.{unknown[0]}",
-                f"{self.name} has no option {unknown[0]!r}; "
-                f"its options are: {', '.join(known) or 'none'}.",
+                no_such.format(game=self.name, option=repr(unknown[0]), options=", ".join(known)),
             )
         problems = Problems()
         chosen: dict[str, Any] = {}

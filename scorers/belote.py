@@ -11,7 +11,6 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
 )
@@ -30,20 +29,22 @@ from .belote_rules import (
     SUITS,
     card_total,
     card_value,
+    doubling_name,
     half_up,
     read_deal,
     score_deal,
 )
-from .forms import RoundForm, SeatList
+from .forms import Number, RoundForm, SeatList
 from .refusal import Refusal
+from .words import _, lazy
 
 TRUMP_LABELS = {suit: symbol for suit, symbol in SUITS.items()} | {
-    NO_TRUMP: "No trump",
-    ALL_TRUMP: "All trump",
+    NO_TRUMP: lazy("No trump"),
+    ALL_TRUMP: lazy("All trump"),
 }
 CONTRACT_LABELS = {str(v): str(v) for v in NUMBERED_CONTRACTS} | {
-    "capot": "Capot",
-    "generale": "Générale",
+    "capot": lazy("Capot"),
+    "generale": lazy("Générale"),
 }
 CARDS = tuple(f"{rank}{suit[0].upper()}" for suit in SUITS for rank in RANKS)
 """Card codes for the points counter: rank then suit initial ("JH" is the jack of hearts)."""
@@ -55,15 +56,11 @@ CARDS = tuple(f"{rank}{suit[0].upper()}" for suit in SUITS for rank in RANKS)
 class TeamForm(Form):
     """One team's numbers for the deal: card points and announcements."""
 
-    points = IntegerField(
-        "Card points", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
-    announcements = IntegerField(
-        "Announcements", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
+    points = Number(lazy("Card points"), validators=[Optional()])
+    announcements = Number(lazy("Announcements"), validators=[Optional()])
 
 
-def team_choice(label: str, nobody: bool = False) -> RadioField:
+def team_choice(label: lazy, nobody: bool = False) -> RadioField:
     """Build a tap-a-team field; `nobody` adds a first choice for no team."""
     return RadioField(label, validate_choice=False, default="" if nobody else None)
 
@@ -71,26 +68,26 @@ def team_choice(label: str, nobody: bool = False) -> RadioField:
 class BeloteRoundForm(RoundForm):
     """One deal as the table tells it: taker, trump, contract, points and extras."""
 
-    taker = RadioField("Who took?", validate_choice=False)
-    trump = RadioField("Trump", validate_choice=False)
-    contract = RadioField("Contract", validate_choice=False)
+    taker = RadioField(lazy("Who took?"), validate_choice=False)
+    trump = RadioField(lazy("Trump"), validate_choice=False)
+    contract = RadioField(lazy("Contract"), validate_choice=False)
     coinche = RadioField(
-        "Doubling",
+        lazy("Doubling"),
         choices=[
-            SelectChoice("none", "None"),
-            SelectChoice("coinche", "Coinche ×2"),
-            SelectChoice("surcoinche", "Surcoinche ×4"),
+            SelectChoice("none", lazy("None")),
+            SelectChoice("coinche", lazy("Coinche ×2")),
+            SelectChoice("surcoinche", lazy("Surcoinche ×4")),
         ],
         default="none",
         validate_choice=False,
     )
-    taker_alone = BooleanField("The taker took every trick alone")
+    taker_alone = BooleanField(lazy("The taker took every trick alone"))
     teams = SeatList(FormField(TeamForm), max_entries=2)
-    last_trick = team_choice("Last trick (dix de der)")
-    belote = team_choice("Belote-rebelote", nobody=True)
-    capot = team_choice("Capot (all 8 tricks)", nobody=True)
+    last_trick = team_choice(lazy("Last trick (dix de der)"))
+    belote = team_choice(lazy("Belote-rebelote"), nobody=True)
+    capot = team_choice(lazy("Capot (all 8 tricks)"), nobody=True)
     counted = HiddenField(default="")
-    counting = team_choice("Count the cards won by")
+    counting = team_choice(lazy("Count the cards won by"))
     announcement_values = ANNOUNCEMENTS
     ranks = RANKS
     suits = SUITS
@@ -102,8 +99,8 @@ class BeloteRoundForm(RoundForm):
         self.trump.choices = [SelectChoice(t, TRUMP_LABELS[t]) for t in self.trumps()]
         self.contract.choices = [SelectChoice(*item) for item in CONTRACT_LABELS.items()]
         self.last_trick.choices = names
-        self.belote.choices = [SelectChoice("", "Nobody"), *names]
-        self.capot.choices = [SelectChoice("", "Nobody"), *names]
+        self.belote.choices = [SelectChoice("", _("Nobody")), *names]
+        self.capot.choices = [SelectChoice("", _("Nobody")), *names]
         self.counting.choices = names
         if not self.counting.data:
             self.counting.data = names[0]
@@ -230,54 +227,64 @@ class Belote(Scorer):
     player_counts = (4,)
     teams = True
     team_names = ("Nous", "Eux")
-    round_name = "Deal"
-    tie_message = "Both teams are level past the target: deal again."
+    round_name = lazy("Deal")
+    round_word = lazy("deal")
+    rounds_word = lazy("deals")
+    tie_message = lazy("Both teams are level past the target: deal again.")
     round_form = BeloteRoundForm
     options = (
         Option(
             "variant",
-            "Variant",
+            lazy("Variant"),
             default="classic",
             choices=("classic", "coinche"),
-            help="Classic belote, or coinche with contracts, coinche and surcoinche.",
+            choice_labels=(lazy("classic"), lazy("coinche")),
+            help=lazy("Classic belote, or coinche with contracts, coinche and surcoinche."),
         ),
         Option(
             "rules",
-            "Rules",
+            lazy("Rules"),
             default="maison",
             choices=("maison", "official"),
-            help="House rules, or the federation's official rules.",
+            choice_labels=(lazy("maison"), lazy("official")),
+            help=lazy("House rules, or the federation's official rules."),
         ),
         Option(
             "target",
-            "Target",
+            lazy("Target"),
             default=lambda _players, chosen: 2000 if chosen["variant"] == "coinche" else 1000,
-            placeholder="1000 classic, 2000 coinche",
-            help="The match ends at the end of the deal where a team reaches it.",
+            placeholder=lazy("1000 classic, 2000 coinche"),
+            help=lazy("The match ends at the end of the deal where a team reaches it."),
             minimum=1,
             maximum=100_000,
         ),
         Option(
             "litige",
-            "Litige",
+            lazy("Litige"),
             default="reserve",
             choices=("reserve", "fall"),
-            help="A tie puts the takers' points in reserve, or counts as a fall.",
+            choice_labels=(lazy("reserve"), lazy("fall")),
+            help=lazy("A tie puts the takers' points in reserve, or counts as a fall."),
         ),
         Option(
             "rounding",
-            "Round deal scores to tens",
+            lazy("Round deal scores to tens"),
             default=lambda _players, chosen: (
                 chosen["variant"] == "coinche" and chosen["rules"] == "official"
             ),
-            help="Classic only: coinche rounds by its rules (official always, maison never).",
+            help=lazy("Classic only: coinche rounds by its rules (official always, maison never)."),
         ),
     )
 
-    def variant(self, options: Mapping[str, Any]) -> str:
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Keep classic and coinche apart, and each target."""
+        return {"variant": options["variant"], "target": options["target"]}
+
+    def variant(self, key: Mapping[str, Any]) -> str:
         """Name the variant: classic or coinche, and the target."""
-        kind = "Coinche" if options["variant"] == "coinche" else "Belote classic"
-        return f"{kind}, to {options['target']}"
+        if key["variant"] == "coinche":
+            return _("Coinche, to {target}").format(target=key["target"])
+        return _("Belote classic, to {target}").format(target=key["target"])
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Refuse rounding that coinche's own rules decide otherwise."""
@@ -285,72 +292,90 @@ class Belote(Scorer):
         if options["variant"] == "coinche" and options["rounding"] != official:
             raise Refusal.at(
                 "options.rounding",
-                "Coinche rounds by its rules: official rules always round, maison never.",
+                _("Coinche rounds by its rules: official rules always round, maison never."),
             )
 
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §2 for this match's variant, rules, litige, rounding and target."""
         official = options["rules"] == "official"
         result_is = lambda *words: lambda _entered, result: result.extra["result"] in words  # noqa: E731
+        if options["variant"] == "coinche":
+            made = _(
+                "The takers' total must be strictly above the defence's; then each team scores "
+                "its total and the takers add the contract."
+            )
+        else:
+            made = _(
+                "The takers' total must be strictly above the defence's; then each team scores "
+                "its total."
+            )
+        if options["litige"] == "reserve":
+            litige = _(
+                "Equal totals: the defence scores its total and the takers' total waits in "
+                "reserve for the next deal's winner."
+            )
+        else:
+            litige = _("Equal totals count as a fall.")
         rules = [
             Rule(
-                "Card points",
-                "Trumps: J 20, 9 14, A 11, 10 10, K 4, Q 3. Other suits: A 11, 10 10, K 4, Q 3, "
-                f"J 2. No trump: the ace is worth {19 if official else 11} "
-                f"(a deal of {162 if official else 130}). The last trick adds 10, or 100 "
-                "with a capot (252 in all); belote-rebelote 20; announcements as announced.",
+                _("Card points"),
+                _(
+                    "Trumps: J 20, 9 14, A 11, 10 10, K 4, Q 3. Other suits: A 11, 10 10, K 4, "
+                    "Q 3, J 2. No trump: the ace is worth {ace} (a deal of {deal}). The last trick "
+                    "adds 10, or 100 with a capot (252 in all); belote-rebelote 20; announcements "
+                    "as announced."
+                ).format(ace=19 if official else 11, deal=162 if official else 130),
             ),
+            Rule(_("Made"), made, result_is("made", "capot")),
             Rule(
-                "Made",
-                "The takers' total must be strictly above the defence's; then each team "
-                "scores its total"
-                + (" and the takers add the contract." if options["variant"] == "coinche" else "."),
-                result_is("made", "capot"),
-            ),
-            Rule(
-                "Fall",
-                "Otherwise the defence scores the whole deal with its belote and every "
-                "announcement, and the takers keep only their belote.",
+                _("Fall"),
+                _(
+                    "Otherwise the defence scores the whole deal with its belote and every "
+                    "announcement, and the takers keep only their belote."
+                ),
                 result_is("fall"),
             ),
             Rule(
-                "Litige",
-                "Equal totals: the defence scores its total and the takers' total waits in "
-                "reserve for the next deal's winner."
-                if options["litige"] == "reserve"
-                else "Equal totals count as a fall.",
-                lambda _entered, result: (
-                    result.extra["tie"] or "reserve" in " ".join(result.explanation)
-                ),
+                _("Litige"),
+                litige,
+                lambda _entered, result: result.extra["tie"] or result.extra["reserve_won"] > 0,
             ),
         ]
         if options["variant"] == "coinche":
-            rules.append(
-                Rule(
-                    "Contract and coinche",
+            if official:
+                doubling = _(
                     "The takers must reach the contract (capot 250, générale 500 with the taker "
                     "alone). Coinche doubles and surcoinche quadruples: (160 + contract + "
-                    + (
-                        "announcements + belote) × the multiplier."
-                        if official
-                        else "announcements) × the multiplier, + belote."
-                    ),
+                    "announcements + belote) × the multiplier."
+                )
+            else:
+                doubling = _(
+                    "The takers must reach the contract (capot 250, générale 500 with the taker "
+                    "alone). Coinche doubles and surcoinche quadruples: (160 + contract + "
+                    "announcements) × the multiplier, + belote."
+                )
+            rules.append(
+                Rule(
+                    _("Contract and coinche"),
+                    doubling,
                     lambda entered, _result: entered.get("coinche", "none") != "none",
                 )
             )
         if options["rounding"]:
             rules.append(
                 Rule(
-                    "Rounding",
-                    "Each team's deal score is rounded to the nearest ten, 5 going up.",
-                    lambda _entered, result: "Rounded" in " ".join(result.explanation),
+                    _("Rounding"),
+                    _("Each team's deal score is rounded to the nearest ten, 5 going up."),
+                    lambda _entered, result: result.extra["rounded"],
                 )
             )
         rules.append(
             Rule(
-                "The end",
-                f"At the end of the deal where a team reaches {options['target']}, the higher "
-                "total wins; equal totals deal again.",
+                _("The end"),
+                _(
+                    "At the end of the deal where a team reaches {target}, the higher total wins; "
+                    "equal totals deal again."
+                ).format(target=options["target"]),
             )
         )
         return rules
@@ -361,11 +386,11 @@ class Belote(Scorer):
 
     def summary(self, deal: Mapping[str, Any]) -> str:
         """Say who took what in a few words: "South · 100 ♥ · coinche"."""
-        parts = [deal["taker"], TRUMP_LABELS[deal["trump"]]]
+        parts = [deal["taker"], str(TRUMP_LABELS[deal["trump"]])]
         if "contract" in deal:
             parts[1] = f"{CONTRACT_LABELS[str(deal['contract'])]} {parts[1]}"
             if deal["coinche"] != "none":
-                parts.append(deal["coinche"])
+                parts.append(doubling_name(deal["coinche"]))
         return " · ".join(parts)
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
@@ -377,25 +402,35 @@ class Belote(Scorer):
         reserve = 0
         for entered in rounds:
             deal = score_deal(table, entered)
+            won = 0
             if deal.result == LITIGE:
                 reserve += deal.held
                 if reserve != deal.held:
-                    deal.explanation.append(f"The reserve now holds {reserve}.")
+                    deal.explanation.append(
+                        _("The reserve now holds {points}.").format(points=reserve)
+                    )
             elif reserve:
-                deal.scores[deal.winner] += reserve
+                won, reserve = reserve, 0
+                deal.scores[deal.winner] += won
                 deal.explanation.append(
-                    f"{deal.winner} wins the deal and the {reserve} in reserve."
+                    _("{team} wins the deal and the {points} in reserve.").format(
+                        team=deal.winner, points=won
+                    )
                 )
-                reserve = 0
-            if table.options["rounding"]:
-                round_scores(deal.scores, deal.explanation)
+            rounded = table.options["rounding"] and round_scores(deal.scores, deal.explanation)
             for team, score in deal.scores.items():
                 replay.totals[team] += score
             result = RoundResult(
                 deal.scores,
                 deal.explanation,
                 dict(replay.totals),
-                {"result": deal.result, "reserve": reserve, "tie": deal.tie},
+                {
+                    "result": deal.result,
+                    "reserve": reserve,
+                    "tie": deal.tie,
+                    "reserve_won": won,
+                    "rounded": rounded,
+                },
             )
             replay.state["reserve"] = reserve
             if replay.status != FINISHED:
@@ -404,15 +439,19 @@ class Belote(Scorer):
         return replay
 
 
-def round_scores(scores: dict[str, int], explanation: list[str]) -> None:
-    """Round each team's deal score to the nearest ten, 5 going up, saying what changed."""
+def round_scores(scores: dict[str, int], explanation: list[str]) -> bool:
+    """Round each team's deal score to the nearest ten, 5 going up, saying what changed; say
+    whether anything did, for the rounding rule to point at the deal."""
     changes = []
     for team, score in scores.items():
         if half_up(score) != score:
             changes.append(f"{team} {score} → {half_up(score)}")
             scores[team] = half_up(score)
     if changes:
-        explanation.append(f"Rounded to the nearest ten: {', '.join(changes)}.")
+        explanation.append(
+            _("Rounded to the nearest ten: {changes}.").format(changes=", ".join(changes))
+        )
+    return bool(changes)
 
 
 def settle(replay: Replay, target: int, explanation: list[str]) -> None:
@@ -422,11 +461,17 @@ def settle(replay: Replay, target: int, explanation: list[str]) -> None:
     (first, high), (second, low) = sorted(replay.totals.items(), key=lambda item: -item[1])
     if high == low:
         replay.state["extra_round"] = True
-        explanation.append(f"Both teams have {high}, past the target of {target}: deal again.")
+        explanation.append(
+            _("Both teams have {points}, past the target of {target}: deal again.").format(
+                points=high, target=target
+            )
+        )
         return
     replay.state["extra_round"] = False
     replay.finish(first)
+    reached = explain.names([team for team, total in replay.totals.items() if total >= target])
     explanation.append(
-        f"{explain.names([t for t, v in replay.totals.items() if v >= target])} reached the "
-        f"target of {target}: {first} wins, {high} to {low}."
+        _("{teams} reached the target of {target}: {winner} wins, {high} to {low}.").format(
+            teams=reached, target=target, winner=first, high=high, low=low
+        )
     )

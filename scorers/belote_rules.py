@@ -9,6 +9,7 @@ from typing import Any
 from . import explain
 from .base import Table
 from .refusal import Problems, Refusal
+from .words import _, lazy
 
 SUITS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 NO_TRUMP = "no_trump"
@@ -25,13 +26,14 @@ LAST_TRICK = 10
 CAPOT_LAST_TRICK = 100
 BELOTE = 20
 ANNOUNCEMENTS = {
-    "tierce": 20,
-    "cinquante": 50,
-    "cent": 100,
-    "carré": 100,
-    "carré de 9": 150,
-    "carré de valets": 200,
+    lazy("tierce"): 20,
+    lazy("cinquante"): 50,
+    lazy("cent"): 100,
+    lazy("carré"): 100,
+    lazy("carré de 9"): 150,
+    lazy("carré de valets"): 200,
 }
+"""Each announcement by the name it is called at the table, and what it is worth."""
 MAX_ANNOUNCEMENTS = 550
 """Two carrés each at most: a team can hold the jacks and nines (350) and two others (200)."""
 
@@ -63,7 +65,7 @@ def card_total(trump: str, rules: str) -> int:
 def possible_announcements() -> frozenset[int]:
     """Return every total a team's announcements can add up to."""
     totals = {0}
-    for _ in range(MAX_ANNOUNCEMENTS // min(ANNOUNCEMENTS.values())):
+    for _step in range(MAX_ANNOUNCEMENTS // min(ANNOUNCEMENTS.values())):
         totals |= {t + v for t in totals for v in ANNOUNCEMENTS.values() if t + v <= 550}
     return frozenset(totals)
 
@@ -83,7 +85,12 @@ def contract_value(contract: Any) -> int:
 
 def contract_name(contract: Any) -> str:
     """Name a contract as the table says it."""
-    return {"capot": "capot", "generale": "générale"}.get(str(contract), str(contract))
+    return {"capot": _("capot"), "generale": _("générale")}.get(str(contract), str(contract))
+
+
+def doubling_name(level: str) -> str:
+    """Name a doubling as the table says it: coinche or surcoinche."""
+    return {"coinche": _("coinche"), "surcoinche": _("surcoinche")}[level]
 
 
 # --- reading a deal ---------------------------------------------------------------------------
@@ -94,17 +101,23 @@ def read_team(table: Table, given: Any, path: str) -> str | None:
     return None if given is None else table.team(given, path)
 
 
-def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, Any]:
-    """Return a {team: value} object with its team names checked."""
+def read_per_team(
+    table: Table, given: Any, path: str, not_object: str, not_whole: str
+) -> dict[str, Any]:
+    """Return a {team: value} object with its team names checked.
+
+    `not_object` refuses anything but an object; `not_whole` (with a {team}) a value that is
+    not a whole number.
+    """
     if given is None:
         return {}
     if not isinstance(given, dict):
-        raise Refusal.at(path, f"{what} must be an object: team name → number.")
+        raise Refusal.at(path, not_object)
     problems = Problems()
 
     def read_one(name: str, value: Any, where: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Refusal.at(where, f"{what} of {name} must be a whole number.")
+            raise Refusal.at(where, not_whole.format(team=name))
         return value
 
     read = table.each(given, path, read_one, problems, by_team=True)
@@ -114,41 +127,62 @@ def read_per_team(table: Table, given: Any, path: str, what: str) -> dict[str, A
 
 def read_points(table: Table, given: Any, total: int, capot: str | None) -> dict[str, int]:
     """Check the card points: one side may be left out; both must add up to the deal's total."""
-    points = read_per_team(table, given, "points", "Card points")
+    points = read_per_team(
+        table,
+        given,
+        "points",
+        _("Card points must be an object: team name → number."),
+        _("Card points of {team} must be a whole number."),
+    )
     teams = list(table.teams or {})
     if capot is not None:
         points = {team: points.get(team, total if team == capot else 0) for team in teams}
     problems = Problems()
     for team, value in points.items():
         if not 0 <= value <= total:
-            problems.add(f"points.{team}", f"{team}'s card points are between 0 and {total}.")
+            problems.add(
+                f"points.{team}",
+                _("{team}'s card points are between 0 and {total}.").format(team=team, total=total),
+            )
         elif capot is not None and team != capot and value:
-            problems.add(f"points.{team}", f"{capot} made a capot, so {team} took no points.")
+            problems.add(
+                f"points.{team}",
+                _("{capot} made a capot, so {team} took no points.").format(capot=capot, team=team),
+            )
     problems.raise_any()
     if not points:
-        raise Refusal.at("points", "Type one team's card points (the other is the rest).")
+        raise Refusal.at("points", _("Type one team's card points (the other is the rest)."))
     if len(points) == 1:
         [(team, value)] = points.items()
         points = {name: value if name == team else total - value for name in teams}
     if sum(points.values()) != total:
         raise Refusal.at(
             "points",
-            f"The card points must add up to {total}: "
-            f"{' + '.join(str(points[team]) for team in teams)} = {sum(points.values())}.",
+            _("The card points must add up to {total}: {addition}.").format(
+                total=total, addition=explain.addition([points[team] for team in teams])
+            ),
         )
     return points
 
 
 def read_announcements(table: Table, given: Any) -> dict[str, int]:
     """Check each team's announcements: a sum of real announcement values."""
-    announced = read_per_team(table, given, "announcements", "Announcements")
+    announced = read_per_team(
+        table,
+        given,
+        "announcements",
+        _("Announcements must be an object: team name → number."),
+        _("Announcements of {team} must be a whole number."),
+    )
     values = ", ".join(f"{name} {value}" for name, value in ANNOUNCEMENTS.items())
     problems = Problems()
     for team, value in announced.items():
         if value not in POSSIBLE_ANNOUNCEMENTS:
             problems.add(
                 f"announcements.{team}",
-                f"{value} is not a sum of announcements ({values}), up to {MAX_ANNOUNCEMENTS}.",
+                _("{value} is not a sum of announcements ({values}), up to {most}.").format(
+                    value=value, values=values, most=MAX_ANNOUNCEMENTS
+                ),
             )
     problems.raise_any()
     return {team: announced.get(team, 0) for team in table.teams or {}}
@@ -160,22 +194,29 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
     if options["variant"] == "classic":
         for name in coinche_fields:
             if data.get(name) is not None:
-                raise Refusal.at(name, f"{name} is for coinche; this match plays classic belote.")
+                raise Refusal.at(
+                    name,
+                    _("{field} is for coinche; this match plays classic belote.").format(
+                        field=name
+                    ),
+                )
         return {}
     problems = Problems()
     contract = data.get("contract")
     if str(contract) not in CONTRACT_VALUES or isinstance(contract, bool):
-        problems.add("contract", "The contract is 80 to 160 by tens, capot or generale.")
+        problems.add("contract", _("The contract is 80 to 160 by tens, capot or generale."))
     elif not isinstance(contract, str):
         contract = int(contract)
     level = data.get("coinche", "none")
     if not isinstance(level, str) or level not in MULTIPLIERS:
-        problems.add("coinche", "Coinche is none, coinche or surcoinche.")
+        problems.add("coinche", _("Coinche is none, coinche or surcoinche."))
     alone = data.get("taker_alone", False)
     if not isinstance(alone, bool):
-        problems.add("taker_alone", "Say whether the taker took every trick alone: true or false.")
+        problems.add(
+            "taker_alone", _("Say whether the taker took every trick alone: true or false.")
+        )
     elif alone and contract != "generale":
-        problems.add("taker_alone", "Taking every trick alone only counts for a générale.")
+        problems.add("taker_alone", _("Taking every trick alone only counts for a générale."))
     problems.raise_any()
     return {"contract": contract, "coinche": level, "taker_alone": alone}
 
@@ -183,19 +224,20 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
 def read_deal(table: Table, data: Any) -> dict[str, Any]:
     """Check one deal as entered and return it complete: both teams' points and extras."""
     if not isinstance(data, dict):
-        raise Refusal("A deal must be an object with taker, trump, points and last_trick.")
+        raise Refusal(_("A deal must be an object with taker, trump, points and last_trick."))
     options = table.options
     problems = Problems()
     deal: dict[str, Any] = {}
     if data.get("taker") in (None, ""):
-        problems.add("taker", "Say who took.")
+        problems.add("taker", _("Say who took."))
     else:
         with problems.collect():
             deal["taker"] = table.player(data.get("taker"), "taker")
     trump = data.get("trump")
     allowed = TRUMPS if options["variant"] == "coinche" else TRUMPS[:-1]
     if trump not in allowed:
-        problems.add("trump", f"Choose the trump: {explain.names(allowed, 'or')}.")
+        trumps = explain.names(allowed, _("or"))
+        problems.add("trump", _("Choose the trump: {trumps}.").format(trumps=trumps))
     deal["trump"] = trump
     for name in ("capot", "belote"):
         with problems.collect():
@@ -205,15 +247,18 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     with problems.collect():
         deal |= read_contract(options, data)
     for unknown in sorted(set(data) - DEAL_FIELDS):
-        problems.add(unknown, f"A deal has no field {unknown!r}.")
+        problems.add(unknown, _("A deal has no field {field}.").format(field=repr(unknown)))
     problems.raise_any()
     if trump == NO_TRUMP and deal["belote"] is not None:
-        problems.add("belote", "There is no belote without trumps.")
+        problems.add("belote", _("There is no belote without trumps."))
     with problems.collect():
         deal["last_trick"] = read_last_trick(table, data.get("last_trick"), deal["capot"])
     taker_team = table.team_of(deal["taker"])
     if deal.get("taker_alone") and deal["capot"] != taker_team:
-        problems.add("taker_alone", f"Taking every trick alone means {taker_team} made capot.")
+        problems.add(
+            "taker_alone",
+            _("Taking every trick alone means {team} made capot.").format(team=taker_team),
+        )
     with problems.collect():
         total = card_total(trump, options["rules"])
         deal["points"] = read_points(table, data.get("points"), total, deal["capot"])
@@ -225,10 +270,12 @@ def read_last_trick(table: Table, given: Any, capot: str | None) -> str:
     """Check who took the last trick: with a capot it can only be the capot team."""
     if capot is None:
         if given is None:
-            raise Refusal.at("last_trick", "Say which team took the last trick.")
+            raise Refusal.at("last_trick", _("Say which team took the last trick."))
         return table.team(given, "last_trick")
     if given is not None and table.team(given, "last_trick") != capot:
-        raise Refusal.at("last_trick", f"{capot} made a capot, so it took the last trick.")
+        raise Refusal.at(
+            "last_trick", _("{team} made a capot, so it took the last trick.").format(team=capot)
+        )
     return capot
 
 
@@ -255,18 +302,24 @@ def team_totals(table: Table, deal: Mapping[str, Any]) -> tuple[dict[str, int], 
     totals: dict[str, int] = {}
     sentences = []
     for team in table.teams or {}:
-        parts = [(deal["points"][team], "in cards")]
+        parts = [(deal["points"][team], _("{points} in cards"))]
         if deal["last_trick"] == team:
             ten = CAPOT_LAST_TRICK if deal["capot"] == team else LAST_TRICK
-            parts.append((ten, "for the last trick" + (" of a capot" if deal["capot"] else "")))
+            if deal["capot"]:
+                parts.append((ten, _("{points} for the last trick of a capot")))
+            else:
+                parts.append((ten, _("{points} for the last trick")))
         if deal["belote"] == team:
-            parts.append((BELOTE, "for belote"))
+            parts.append((BELOTE, _("{points} for belote")))
         if deal["announcements"][team]:
-            parts.append((deal["announcements"][team], "in announcements"))
-        totals[team] = sum(value for value, _ in parts)
-        shown = " + ".join(f"{value} {what}" for value, what in parts)
-        sum_shown = f" = {totals[team]}" if len(parts) > 1 else ""
-        sentences.append(f"{team}: {shown}{sum_shown}.")
+            parts.append((deal["announcements"][team], _("{points} in announcements")))
+        totals[team] = sum(value for value, _what in parts)
+        terms = " + ".join(what.format(points=value) for value, what in parts)
+        if len(parts) > 1:
+            sentence = _("{team}: {terms} = {total}.")
+        else:
+            sentence = _("{team}: {terms}.")
+        sentences.append(sentence.format(team=team, terms=terms, total=totals[team]))
     return totals, sentences
 
 
@@ -305,18 +358,22 @@ class Sides:
         by_team = {self.takers: takers, self.defence: defence}
         return {team: by_team[team] for team in self.table.teams or {}}
 
-    def versus(self) -> str:
-        """Say what each side made, as the sentences of a result do."""
-        takers, defence = self.totals[self.takers], self.totals[self.defence]
-        return f"{self.takers} (takers) made {takers}, {self.defence} {defence}"
+    def versus(self) -> dict[str, Any]:
+        """Return each side and what it made, the placeholders of a result's sentences."""
+        return {
+            "takers": self.takers,
+            "takers_made": self.totals[self.takers],
+            "defence": self.defence,
+            "defence_made": self.totals[self.defence],
+        }
 
     def litige(self) -> Deal:
         """Hold the takers' total in reserve; the defence scores its own total now."""
         held, kept = self.totals[self.takers], self.totals[self.defence]
-        sentence = (
-            f"Litige: both teams made {held}; {self.defence} scores its {kept} and "
-            f"{self.takers}'s {held} go to the reserve for the next deal's winner."
-        )
+        sentence = _(
+            "Litige: both teams made {held}; {defence} scores its {kept} and {takers}'s {held} go "
+            "to the reserve for the next deal's winner."
+        ).format(held=held, kept=kept, defence=self.defence, takers=self.takers)
         return Deal(self.scores(0, kept), LITIGE, [sentence], None, held)
 
     def tied(self) -> bool:
@@ -328,18 +385,32 @@ class Sides:
         takers, defence = self.totals[self.takers], self.totals[self.defence]
         if takers > defence:
             word = CAPOT if self.deal["capot"] == self.takers else MADE
-            sentence = f"Made: {self.versus()}, so each team scores its total."
+            sentence = _(
+                "Made: {takers} (takers) made {takers_made}, {defence} {defence_made}, so each "
+                "team scores its total."
+            ).format(**self.versus())
             return Deal(self.scores(takers, defence), word, [sentence], self.takers)
         if self.tied() and self.table.options["litige"] == "reserve":
             return self.litige()
         deal_value = self.deal_value()
         won = deal_value + self.belote(self.defence) + self.all_announcements()
         parts = [deal_value, self.belote(self.defence), self.all_announcements()]
-        extras = f" with its belote and the announcements: {explain.addition(parts)}"
-        sentence = (
-            f"Fall: {self.versus()}, so {self.defence} scores all {deal_value}"
-            f"{extras if won != deal_value else ''}, "
-            f"and {self.takers} keeps its belote ({self.belote(self.takers)})."
+        if won == deal_value:
+            fall = _(
+                "Fall: {takers} (takers) made {takers_made}, {defence} {defence_made}, so "
+                "{defence} scores all {deal}, and {takers} keeps its belote ({belote})."
+            )
+        else:
+            fall = _(
+                "Fall: {takers} (takers) made {takers_made}, {defence} {defence_made}, so "
+                "{defence} scores all {deal} with its belote and the announcements: {addition}, "
+                "and {takers} keeps its belote ({belote})."
+            )
+        sentence = fall.format(
+            **self.versus(),
+            deal=deal_value,
+            addition=explain.addition(parts),
+            belote=self.belote(self.takers),
         )
         return Deal(self.scores(self.belote(self.takers), won), FALL, [sentence], self.defence)
 
@@ -364,7 +435,17 @@ class Sides:
         named = contract_name(self.deal["contract"])
         reached = self.reached()
         ahead = self.totals[self.takers] > self.totals[self.defence]
-        reach = f"Contract {named} {'reached' if reached else 'not reached'}: {self.versus()}."
+        if reached:
+            reach = _(
+                "Contract {contract} reached: {takers} (takers) made {takers_made}, {defence} "
+                "{defence_made}."
+            )
+        else:
+            reach = _(
+                "Contract {contract} not reached: {takers} (takers) made {takers_made}, {defence} "
+                "{defence_made}."
+            )
+        reach = reach.format(contract=named, **self.versus())
         if reached and ahead:
             made = self.made_plain(contract) if multiplier == 1 else self.made_doubled(contract)
             made.explanation.insert(0, reach)
@@ -386,14 +467,22 @@ class Sides:
         """Score a made contract nobody doubled: the takers add the contract to their total."""
         takers, defence = self.totals[self.takers], self.totals[self.defence]
         capot = self.deal["capot"] == self.takers
-        sentences = [f"Made: {self.takers} scores {takers} + {contract} = {takers + contract}."]
+        sentences = [
+            _("Made: {takers} scores {made} + {contract} = {total}.").format(
+                takers=self.takers, made=takers, contract=contract, total=takers + contract
+            )
+        ]
         if capot and self.deal["announcements"][self.defence]:
             moved = self.deal["announcements"][self.defence]
             takers, defence = takers + moved, defence - moved
             sentences.append(
-                f"After the capot, {self.defence}'s announcements ({moved}) go to {self.takers}."
+                _("After the capot, {defence}'s announcements ({points}) go to {takers}.").format(
+                    defence=self.defence, points=moved, takers=self.takers
+                )
             )
-        sentences.append(f"{self.defence} scores its own {defence}.")
+        sentences.append(
+            _("{defence} scores its own {points}.").format(defence=self.defence, points=defence)
+        )
         word = CAPOT if capot else MADE
         return Deal(self.scores(takers + contract, defence), word, sentences, self.takers)
 
@@ -403,8 +492,15 @@ class Sides:
         capot = self.deal["capot"] == self.takers
         won, formula = self.doubled(contract, multiplier, self.takers, capot)
         sentences = [
-            f"Made, {self.deal['coinche']} (×{multiplier}): {self.takers} scores {formula}.",
-            f"{self.defence} keeps its belote ({self.belote(self.defence)}).",
+            _("Made, {doubling} (×{multiplier}): {takers} scores {formula}.").format(
+                doubling=doubling_name(self.deal["coinche"]),
+                multiplier=multiplier,
+                takers=self.takers,
+                formula=formula,
+            ),
+            _("{defence} keeps its belote ({belote}).").format(
+                defence=self.defence, belote=self.belote(self.defence)
+            ),
         ]
         word = CAPOT if capot else MADE
         return Deal(self.scores(won, self.belote(self.defence)), word, sentences, self.takers)
@@ -413,8 +509,12 @@ class Sides:
         """Score a failed contract: the defence wins the formula, the takers keep their belote."""
         won, formula = self.doubled(contract, multiplier, self.defence, capot=False)
         sentences = [
-            f"Fall: {self.defence} scores {formula}, and {self.takers} keeps its belote "
-            f"({self.belote(self.takers)})."
+            _("Fall: {defence} scores {formula}, and {takers} keeps its belote ({belote}).").format(
+                defence=self.defence,
+                formula=formula,
+                takers=self.takers,
+                belote=self.belote(self.takers),
+            )
         ]
         return Deal(self.scores(self.belote(self.takers), won), FALL, sentences, self.defence)
 

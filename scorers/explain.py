@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .words import _
 
-def names(people: Sequence[str], last: str = "and") -> str:
-    """Join names as a sentence does: "Ana", "Ana and Bo", "Ana, Bo and Cy" (or "or")."""
+
+def names(people: Sequence[str], last: str | None = None) -> str:
+    """Join names as a sentence does: "Ana", "Ana and Bo", "Ana, Bo and Cy" (or `last`, "or")."""
     if len(people) <= 1:
         return "".join(people)
-    return f"{', '.join(people[:-1])} {last} {people[-1]}"
+    word = last or _("and")
+    return f"{', '.join(people[:-1])} {word} {people[-1]}"
 
 
 def addition(values: Sequence[int]) -> str:

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from wtforms import BooleanField, FieldList, Form, IntegerField, RadioField, StringField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
+)
 from wtforms.fields import Field
 from wtforms.validators import Optional
+from wtforms.widgets import TextInput
 
 from .base import Option, Scorer, Table, seats
 from .refusal import Refusal
+from .words import _
 
 
 class SeatList(FieldList):
@@ -92,19 +102,47 @@ class RoundForm(RefusalOnFields):
         return False
 
 
+LOCAL_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "0123456789" * 2)
+"""Persian and Arabic-Indic digits, as a phone's keyboard in those languages types them."""
+
+
+class Number(IntegerField):
+    """A whole number typed on the phone's numeric keypad, in Latin, Persian or Arabic digits.
+
+    A text box with `inputmode=numeric` brings up the keypad; a number box would drop digits
+    that are not Latin before the server ever saw them (۱۵۲ is read as 152).
+    """
+
+    widget = TextInput()
+
+    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
+        kwargs["render_kw"] = {"inputmode": "numeric", **(kwargs.get("render_kw") or {})}
+        super().__init__(label, validators, **kwargs)
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the digits whatever script they were typed in."""
+        super().process_formdata([value.translate(LOCAL_DIGITS).strip() for value in valuelist])
+
+
 def option_field(option: Option, default: Any, chairs: tuple[str, ...]) -> Field:
     """Build the input for one option; a number left empty takes the option's default."""
     if option.player:
-        return RadioField(option.label, choices=list(chairs), default=default)
+        seated = [
+            SelectChoice(chair, _("Player {seat}").format(seat=seat))
+            for seat, chair in enumerate(chairs, 1)
+        ]
+        return RadioField(option.label, choices=seated, default=default)
     if option.choices:
-        return RadioField(option.label, choices=option.choices, default=default)
+        labels = option.choice_labels or option.choices
+        labelled = [SelectChoice(*pair) for pair in zip(option.choices, labels, strict=True)]
+        return RadioField(option.label, choices=labelled, default=default)
     if option.is_flag:
         return BooleanField(option.label, default=default, description=option.help)
-    return IntegerField(
+    return Number(
         option.label,
         validators=[Optional()],
         description=option.help,
-        render_kw={"inputmode": "numeric", "placeholder": option.placeholder or str(default)},
+        render_kw={"placeholder": option.placeholder or str(default)},
     )
 
 
@@ -149,7 +187,7 @@ class MatchForm(RefusalOnFields):
 
     def empty_player_box(self) -> Field | None:
         """Return the first player box left empty: the teams are short of that player."""
-        for _, players in self.team_boxes():
+        for _team, players in self.team_boxes():
             for box in players.entries:
                 if not (box.data or "").strip():
                     return box
@@ -182,10 +220,10 @@ class MatchForm(RefusalOnFields):
         if not self.in_teams:
             data["players"] = seating = self.names_in(self.players)
         else:
-            names = [name.data.strip() for name, _ in self.team_boxes()]
+            names = [name.data.strip() for name, _players in self.team_boxes()]
             if len({name.casefold() for name in names}) < len(names):
-                raise Refusal.at("team_1", "Each team needs its own name.")
-            members = [self.names_in(players) for _, players in self.team_boxes()]
+                raise Refusal.at("team_1", _("Each team needs its own name."))
+            members = [self.names_in(players) for _name, players in self.team_boxes()]
             data["teams"] = dict(zip(names, members, strict=True))
             seating = [name for pair in zip(*members, strict=False) for name in pair]
         data["options"] = self.chosen_options(seating)
@@ -221,10 +259,11 @@ def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) 
     }
     if in_teams:
         for i, name in enumerate(scorer.team_names):
-            fields[f"team_{i}"] = StringField(f"Team {i + 1}", default=name)
-            fields[f"team_{i}_players"] = FieldList(StringField("Name"), min_entries=most // 2)
+            team = _("Team {number}").format(number=i + 1)
+            fields[f"team_{i}"] = StringField(team, default=name)
+            fields[f"team_{i}_players"] = FieldList(StringField(_("Name")), min_entries=most // 2)
     else:
-        fields["players"] = FieldList(StringField("Name"), min_entries=most)
+        fields["players"] = FieldList(StringField(_("Name")), min_entries=most)
     chairs = seats(most)
     defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:

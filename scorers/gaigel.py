@@ -6,16 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wtforms import BooleanField, FormField, IntegerField, RadioField, SelectChoice
+from wtforms import BooleanField, FormField, RadioField, SelectChoice
 from wtforms import Form as PlainForm
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
 from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
-from .forms import RoundForm, SeatList
+from .forms import Number, RoundForm, SeatList
 from .gaigel_rules import (
     AUS,
+    CALL_SAID,
     DEALS_PER_SESSION,
     OUTCOMES,
     SESSIONS,
@@ -26,6 +27,7 @@ from .gaigel_rules import (
     read_deal,
     read_three,
 )
+from .words import _, lazy, ngettext
 
 GIVING, ERASING = "giving", "erasing"
 
@@ -56,12 +58,25 @@ class Slate:
         self.given += taken
         self.held[loser] += taken
         self.marks[loser].append({"kind": "V" if taken == 2 else "I", "units": taken, "crossed": 0})
-        sentence = f"{loser} takes {taken} stroke{'s' if taken > 1 else ''}"
         if taken < strokes:
-            sentence += f" (only {left} was left to give)"
-        sentences = [f"{sentence}: {self.given} of {self.pool} given."]
+            sentence = ngettext(
+                "{team} takes {strokes} stroke (only {left} was left to give): "
+                "{given} of {pool} given.",
+                "{team} takes {strokes} strokes (only {left} was left to give): "
+                "{given} of {pool} given.",
+                taken,
+            )
+        else:
+            sentence = ngettext(
+                "{team} takes {strokes} stroke: {given} of {pool} given.",
+                "{team} takes {strokes} strokes: {given} of {pool} given.",
+                taken,
+            )
+        sentences = [
+            sentence.format(team=loser, strokes=taken, left=left, given=self.given, pool=self.pool)
+        ]
         if self.phase == ERASING:
-            sentences.append("Every stroke is given: from now on the winners erase their own.")
+            sentences.append(_("Every stroke is given: from now on the winners erase their own."))
         return sentences
 
     def erase(self, winner: str, strokes: int) -> list[str]:
@@ -73,10 +88,12 @@ class Slate:
             crossing = min(left, mark["units"] - mark["crossed"])
             mark["crossed"] += crossing
             left -= crossing
-        sentence = f"{winner} erases {erased} (now {self.held[winner]})"
         if erased < strokes:
-            sentence += f"; the other {strokes - erased} is lost"
-        return [f"{sentence}."]
+            sentence = _("{team} erases {erased} (now {held}); the other {lost} is lost.")
+        else:
+            sentence = _("{team} erases {erased} (now {held}).")
+        held = self.held[winner]
+        return [sentence.format(team=winner, erased=erased, held=held, lost=strokes - erased)]
 
     def state(self) -> dict[str, Any]:
         """Describe the slate for the API and the board picture."""
@@ -94,34 +111,28 @@ def settle_slate(slate: Slate, replay: Replay, explanation: list[str], ended_giv
         clean = [team for team, held in slate.held.items() if held == 0]
         if clean:
             replay.finish(clean[0])
-            explanation.append(f"{clean[0]} took no stroke at all: it wins as the giving ends.")
+            explanation.append(
+                _("{team} took no stroke at all: it wins as the giving ends.").format(team=clean[0])
+            )
         return
     if slate.phase == ERASING:
         clear = [team for team, held in slate.held.items() if held == 0]
         if clear:
             replay.finish(clear[0])
-            explanation.append(f"{clear[0]} has erased every stroke: it wins the match.")
+            explanation.append(
+                _("{team} has erased every stroke: it wins the match.").format(team=clear[0])
+            )
 
 
 class TeamDealForm(RoundForm):
     """One team deal: who won and how, and optionally the evidence to check the Aus."""
 
-    winner = RadioField("Which team won?", validate_choice=False)
-    outcome = RadioField("How?", validate_choice=False)
-    points = IntegerField(
-        "Card points of the team that called Aus",
-        validators=[Optional()],
-        render_kw={"inputmode": "numeric"},
-    )
-    marriages_20 = IntegerField(
-        "Marriages of 20", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
-    marriages_40 = IntegerField(
-        "Marriages of 40 (trumps)", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
-    loser_tricks = IntegerField(
-        "Tricks the other team took", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
+    winner = RadioField(lazy("Which team won?"), validate_choice=False)
+    outcome = RadioField(lazy("How?"), validate_choice=False)
+    points = Number(lazy("Card points of the team that called Aus"), validators=[Optional()])
+    marriages_20 = Number(lazy("Marriages of 20"), validators=[Optional()])
+    marriages_40 = Number(lazy("Marriages of 40 (trumps)"), validators=[Optional()])
+    loser_tricks = Number(lazy("Tricks the other team took"), validators=[Optional()])
 
     def __init__(self, table: Table, *args: Any, **kwargs: Any):
         super().__init__(table, *args, **kwargs)
@@ -167,11 +178,9 @@ class TeamDealForm(RoundForm):
 class PlayerDealForm(PlainForm):
     """One player's line in a three-player deal."""
 
-    card_points = IntegerField(
-        "Card points", validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
-    took_trick = BooleanField("Took a trick", default=True)
-    cut = IntegerField("Cut place", validators=[Optional()], render_kw={"inputmode": "numeric"})
+    card_points = Number(lazy("Card points"), validators=[Optional()])
+    took_trick = BooleanField(lazy("Took a trick"), default=True)
+    cut = Number(lazy("Cut place"), validators=[Optional()])
 
 
 class ThreeDealForm(RoundForm):
@@ -230,52 +239,60 @@ class Gaigel(Scorer):
     player_counts = (3, 4, 6)
     teams = True
     team_names = ("Oben", "Unten")
-    round_name = "Deal"
+    round_name = lazy("Deal")
+    round_word = lazy("deal")
+    rounds_word = lazy("deals")
     pictured = True
-    layouts = {"teams": "Two teams (4 or 6)", "three": "Three players"}
+    layouts = {"teams": lazy("Two teams (4 or 6)"), "three": lazy("Three players")}
     options = (
         Option(
             "mode",
-            "Mode",
+            lazy("Mode"),
             default="teams",
             choices=("teams", "three"),
-            help="Two teams on a slate, or three players in the tournament scoring.",
+            help=lazy("Two teams on a slate, or three players in the tournament scoring."),
         ),
         Option(
             "strokes",
-            "Strokes",
+            lazy("Strokes"),
             default=10,
-            help="How many strokes the slate gives out before they are erased.",
+            help=lazy("How many strokes the slate gives out before they are erased."),
             minimum=1,
             maximum=40,
             layouts=("teams",),
         ),
         Option(
             "five_sevens",
-            "Five sevens win",
+            lazy("Five sevens win"),
             default=False,
-            help="Five 7s win a single.",
+            help=lazy("Five 7s win a single."),
             layouts=("teams",),
         ),
         Option(
             "auf_farbe",
-            "Auf Farbe wins",
+            lazy("Auf Farbe wins"),
             default=False,
-            help="Five of a suit win a single.",
+            help=lazy("Five of a suit win a single."),
             layouts=("teams",),
         ),
     )
 
-    def variant(self, options: Mapping[str, Any]) -> str:
-        """Name the variant: the three-player tournament, or teams by their strokes."""
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Keep the three-player tournament apart, and teams by the strokes they play to."""
         if options["mode"] == "three":
-            return "Gaigel for three"
-        return f"Gaigel teams, {options['strokes']} strokes"
+            return {"mode": "three"}
+        return {"mode": options["mode"], "strokes": options["strokes"]}
+
+    def variant(self, key: Mapping[str, Any]) -> str:
+        """Name the variant: the three-player tournament, or teams by their strokes."""
+        if key["mode"] == "three":
+            return _("Gaigel for three")
+        return _("Gaigel teams, {strokes} strokes").format(strokes=key["strokes"])
 
     def banner(self, replay: Replay) -> str:
         """Say who won: on the slate, the team that erased its last stroke."""
         if replay.state.get("board") and replay.winner:
-            return f"{replay.winner} wins: every stroke erased!"
+            return _("{team} wins: every stroke erased!").format(team=replay.winner)
         return super().banner(replay)
 
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
@@ -304,49 +321,74 @@ class Gaigel(Scorer):
         if options["mode"] == "three":
             return [
                 Rule(
-                    "Game points",
-                    "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick gets "
-                    "0 and the others 6 and 3; one player alone with tricks gets 9. Ties cut.",
+                    _("Game points"),
+                    _(
+                        "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick "
+                        "gets 0 and the others 6 and 3; one player alone with tricks gets 9. Ties "
+                        "cut."
+                    ),
                 ),
-                Rule("Sessions", "Ten deals a session, three sessions; most game points wins."),
+                Rule(
+                    _("Sessions"),
+                    _("Ten deals a session, three sessions; most game points wins."),
+                ),
             ]
         outcome_is = lambda *names: lambda entered, _r: entered["outcome"] in names  # noqa: E731
         rules = [
-            Rule("Aus", "101 or more, called correctly: a single.", outcome_is("aus")),
-            Rule("Gaigel", "Aus while the losers took no trick: a double.", outcome_is("gaigel")),
             Rule(
-                "Untergaigeln and Übergaigeln",
-                "Calling Aus under 101, or playing on past 101 and being caught: the other team "
-                "wins a double.",
+                str(OUTCOMES["aus"][0]),
+                _("101 or more, called correctly: a single."),
+                outcome_is("aus"),
+            ),
+            Rule(
+                str(OUTCOMES["gaigel"][0]),
+                _("Aus while the losers took no trick: a double."),
+                outcome_is("gaigel"),
+            ),
+            Rule(
+                _("Untergaigeln and Übergaigeln"),
+                _(
+                    "Calling Aus under 101, or playing on past 101 and being caught: the other "
+                    "team wins a double."
+                ),
                 outcome_is("untergaigeln", "uebergaigeln"),
             ),
             Rule(
-                "Checking the Aus",
-                "Card points plus marriages (40 in trumps, 20 otherwise, once the team has a "
-                "trick) must reach 101.",
+                _("Checking the Aus"),
+                _(
+                    "Card points plus marriages (40 in trumps, 20 otherwise, once the team has a "
+                    "trick) must reach 101."
+                ),
                 lambda entered, _r: bool(entered.get("evidence")),
             ),
+            # A deal's scores are the strokes each team's slate gained: given, or erased.
             Rule(
-                "Giving strokes",
-                f"Until all {options['strokes']} strokes are given, the losers take 1 (single) "
-                "or 2 (double), never more than are left.",
-                lambda _e, result: "given" in " ".join(result.explanation),
+                _("Giving strokes"),
+                _(
+                    "Until all {strokes} strokes are given, the losers take 1 (single) or 2 "
+                    "(double), never more than are left."
+                ).format(strokes=options["strokes"]),
+                lambda _e, result: any(held > 0 for held in result.scores.values()),
             ),
             Rule(
-                "Erasing strokes",
-                "Then the winners erase 1 or 2 of their own; the first team with none wins. "
-                "A team that took no stroke wins when the giving ends.",
-                lambda _e, result: "erases" in " ".join(result.explanation),
+                _("Erasing strokes"),
+                _(
+                    "Then the winners erase 1 or 2 of their own; the first team with none wins. "
+                    "A team that took no stroke wins when the giving ends."
+                ),
+                lambda _e, result: any(held < 0 for held in result.scores.values()),
             ),
         ]
         for variant in VARIANTS:
             if options[variant]:
-                rules.append(Rule(OUTCOMES[variant][0], "Wins a single.", outcome_is(variant)))
+                rules.append(
+                    Rule(str(OUTCOMES[variant][0]), _("Wins a single."), outcome_is(variant))
+                )
         return rules
 
     def outcome_name(self, outcome: str) -> str:
         """Name an outcome as the table says it."""
-        return OUTCOMES[outcome][0]
+        return str(OUTCOMES[outcome][0])
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one deal of the match's mode."""
@@ -371,7 +413,12 @@ def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         loser = next(team for team in teams if team != winner)
         name, strokes = OUTCOMES[outcome]
         before = dict(slate.held)
-        explanation = [f"{winner} wins {name}: {'a double' if strokes == 2 else 'a single'}."]
+        won = (
+            _("{team} wins {outcome}: a double.")
+            if strokes == 2
+            else _("{team} wins {outcome}: a single.")
+        )
+        explanation = [won.format(team=winner, outcome=name)]
         if deal.get("evidence"):
             explanation.insert(0, evidence_said(table, deal))
         was_giving = slate.phase == GIVING
@@ -392,8 +439,8 @@ def evidence_said(table: Table, deal: Mapping[str, Any]) -> str:
     """Say what the evidence showed about the call."""
     loser = next(team for team in table.teams or {} if team != deal["winner"])
     if deal["outcome"] == "uebergaigeln":
-        total, how = counted(deal["evidence"])
-        return f"{loser} had {how}, {total} or more than {AUS}, and played on."
+        total, way, count = counted(deal["evidence"])
+        return CALL_SAID[way]["played_on"].format(caller=loser, count=count, total=total, aus=AUS)
     caller = loser if deal["outcome"] == "untergaigeln" else deal["winner"]
     return judge(table, caller, deal["evidence"])[2]
 
@@ -412,10 +459,13 @@ def replay_three(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
             replay.finish(leaders[0] if len(leaders) == 1 else None)
             if len(leaders) > 1:
                 replay.state["shared_first"] = leaders
+            ended = (
+                _("Three sessions played: {player} wins with {points}.")
+                if len(leaders) == 1
+                else _("Three sessions played: {players} share first place with {points}.")
+            )
             explanation.append(
-                f"Three sessions played: {explain.names(leaders)} "
-                + ("wins" if len(leaders) == 1 else "share first place")
-                + f" with {best}."
+                ended.format(player=leaders[0], players=explain.names(leaders), points=best)
             )
         replay.rounds.append(RoundResult(scores, explanation, dict(replay.totals)))
     played = len(rounds)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import RadioField, SelectChoice, SelectField, StringField
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
@@ -22,7 +22,7 @@ from .base import (
     Table,
 )
 from .cards import RANKS, read_rank
-from .forms import RoundForm, SeatList
+from .forms import Number, RoundForm, SeatList
 from .porrazo_rules import (
     EVENT_NAMES,
     EVENT_VALUES,
@@ -38,6 +38,7 @@ from .porrazo_rules import (
     side_named,
 )
 from .refusal import Problems, Refusal
+from .words import _, lazy
 
 RANKED = ("porrazo", "counter_porrazo", "ronda", "rondin", "four_of_a_kind", "limpia", "in_place")
 """Events scored by the rank of their cards."""
@@ -50,27 +51,36 @@ FIELDS = {
     "rondas": {"declared"},
     "cards": {"counts"},
 }
+PENDING = {
+    "porrazo": lazy("{player}'s porrazo of {rank}"),
+    "counter_porrazo": lazy("{player}'s counter-porrazo of {rank}"),
+}
+"""How a provisional porrazo is named while it waits for the next card."""
 
 
 def read_event(table: Table, data: Any) -> dict[str, Any]:
     """Check one pegged event: who, what, and the cards it needs (and none it does not)."""
     if not isinstance(data, dict):
-        raise Refusal("An event is an object with event, player and what it needs.")
+        raise Refusal(_("An event is an object with event, player and what it needs."))
     event = data.get("event")
     if not isinstance(event, str) or event not in EVENT_NAMES:
-        raise Refusal.at("event", f"The event is one of: {explain.names(list(EVENT_NAMES), 'or')}.")
+        events = explain.names(list(EVENT_NAMES), _("or"))
+        raise Refusal.at("event", _("The event is one of: {events}.").format(events=events))
     problems = Problems()
     read: dict[str, Any] = {"event": event}
     if event in BY_PLAYER:
         with problems.collect():
             read["player"] = speaker(table, data.get("player"))
     elif data.get("player") is not None:
-        problems.add("player", f"{EVENT_NAMES[event]} is nobody's own peg: leave out player.")
+        problems.add(
+            "player",
+            _("{event} is nobody's own peg: leave out player.").format(event=EVENT_NAMES[event]),
+        )
     if event in RANKED:
         with problems.collect():
             read["rank"] = read_rank_for(event, data.get("rank"))
     elif data.get("rank") is not None:
-        problems.add("rank", f"{EVENT_NAMES[event]} takes no rank.")
+        problems.add("rank", _("{event} takes no rank.").format(event=EVENT_NAMES[event]))
     if event in PROVISIONAL and data.get("limpia") is not None:
         with problems.collect():
             read["limpia"] = read_rank(data["limpia"], "limpia")
@@ -78,7 +88,12 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
         read |= read_extras(table, event, data)
     allowed = {"event", "player", "rank"} | FIELDS.get(event, set())
     for unknown in sorted(set(data) - allowed):
-        problems.add(unknown, f"{EVENT_NAMES[event]} has no field {unknown!r}.")
+        problems.add(
+            unknown,
+            _("{event} has no field {field}.").format(
+                event=EVENT_NAMES[event], field=repr(unknown)
+            ),
+        )
     problems.raise_any()
     return read
 
@@ -86,7 +101,7 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
 def speaker(table: Table, given: Any) -> str:
     """Return who pegs: a player, or with partnerships a player or a team."""
     if given is None:
-        raise Refusal.at("player", "Say who pegs.")
+        raise Refusal.at("player", _("Say who pegs."))
     if table.teams and isinstance(given, str):
         for team in table.teams:
             if team.casefold() == given.strip().casefold():
@@ -144,26 +159,32 @@ class Pegging:
             self.peg(
                 pending["player"],
                 pending["points"],
-                f"{pending['says']} stands: +{pending['points']}.",
+                _("{porrazo} stands: +{points}.").format(
+                    porrazo=pending["says"], points=pending["points"]
+                ),
             )
 
 
 class PegForm(RoundForm):
     """One peg, tapped mid-hand: who, what, and the cards it needs; with the two helpers."""
 
-    player = RadioField("Who?", validate_choice=False)
-    event = RadioField("What?", validate_choice=False)
-    rank = RadioField("Rank", validate_choice=False)
-    limpia = RadioField("Limpia made by the same card", validate_choice=False, default="")
-    pair_cards = SeatList(SelectField("Card", validate_choice=False), max_entries=4)
-    table_cards = StringField("Cards already on the table", render_kw={"placeholder": "5 6 Q"})
-    declared = SeatList(StringField("Declared", render_kw={"placeholder": "7 7"}), max_entries=8)
+    player = RadioField(lazy("Who?"), validate_choice=False)
+    event = RadioField(lazy("What?"), validate_choice=False)
+    rank = RadioField(lazy("Rank"), validate_choice=False)
+    limpia = RadioField(lazy("Limpia made by the same card"), validate_choice=False, default="")
+    pair_cards = SeatList(SelectField(lazy("Card"), validate_choice=False), max_entries=4)
+    table_cards = StringField(
+        lazy("Cards already on the table"), render_kw={"placeholder": "5 6 Q"}
+    )
+    declared = SeatList(
+        StringField(lazy("Declared"), render_kw={"placeholder": "7 7"}), max_entries=8
+    )
     counts = SeatList(
-        IntegerField("Cards won", validators=[Optional()], render_kw={"inputmode": "numeric"}),
+        Number(lazy("Cards won"), validators=[Optional()]),
         max_entries=8,
     )
-    capture_table = StringField("Table", render_kw={"placeholder": "A 2 Q K"})
-    capture_played = SelectField("Card played", validate_choice=False)
+    capture_table = StringField(lazy("Table"), render_kw={"placeholder": "A 2 Q K"})
+    capture_played = SelectField(lazy("Card played"), validate_choice=False)
     event_names = EVENT_NAMES
     ranked = RANKED
     provisional = PROVISIONAL
@@ -176,7 +197,7 @@ class PegForm(RoundForm):
         self.player.choices = who
         self.event.choices = [SelectChoice(*item) for item in EVENT_NAMES.items()]
         self.rank.choices = ranks
-        self.limpia.choices = [SelectChoice("", "None"), *ranks]
+        self.limpia.choices = [SelectChoice("", lazy("None")), *ranks]
         self.pair_cards.fit(4)
         for box in self.pair_cards:
             box.choices = [SelectChoice("", "—"), *ranks]
@@ -238,23 +259,30 @@ class PegForm(RoundForm):
                 self.preview = [refusal.message]
                 return True
             count, row, sentences = best_tendido(pairs, on_table)
-            self.preview = [f"Best count {count}, laid {'-'.join(row)}.", *sentences]
+            best = _("Best count {count}, laid {row}.").format(count=count, row="-".join(row))
+            self.preview = [best, *sentences]
             return True
         if helper == "capture":
             on_table = (self.capture_table.data or "").upper().split()
             if any(card not in RANKS for card in on_table):
-                self.preview = [f"Name the table's cards by rank: {' '.join(RANKS)}."]
+                self.preview = [
+                    _("Name the table's cards by rank: {ranks}.").format(ranks=" ".join(RANKS))
+                ]
                 return True
             captured, limpia = capture(
                 on_table, self.capture_played.data, self.table.options["wrap"]
             )
             if not captured:
-                self.preview = [f"A {self.capture_played.data} captures nothing here."]
-            else:
-                said = f"Captures {'-'.join(captured)}"
                 self.preview = [
-                    f"{said}: a limpia worth {limpia}." if limpia else f"{said}; no limpia."
+                    _("A {card} captures nothing here.").format(card=self.capture_played.data)
                 ]
+            else:
+                said = (
+                    _("Captures {cards}: a limpia worth {points}.")
+                    if limpia
+                    else _("Captures {cards}; no limpia.")
+                )
+                self.preview = [said.format(cards="-".join(captured), points=limpia)]
             return True
         return False
 
@@ -282,47 +310,56 @@ class Porrazo(Scorer):
     id = "porrazo"
     name = "Porrazo"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
-    round_name = "Peg"
+    round_name = lazy("Peg")
+    round_word = lazy("peg")
+    rounds_word = lazy("pegs")
     pictured = True
     recent = 20
     """A peg is one card's points: twenty are about the last two hands."""
     team_names = ("Us", "Them")
-    layouts = {"alone": "Each for themselves", "partners": "Partnerships"}
+    layouts = {"alone": lazy("Each for themselves"), "partners": lazy("Partnerships")}
     round_form = PegForm
     options = (
         Option(
             "target",
-            "Target",
+            lazy("Target"),
             default=61,
-            help="The first side to reach it wins at once.",
+            help=lazy("The first side to reach it wins at once."),
             minimum=1,
             maximum=1_000,
         ),
         Option(
             "card_count",
-            "Card count",
+            lazy("Card count"),
             default="difference",
             choices=("difference", "over_half"),
-            help="The most cards score the difference with the next; or, two sides, those over 26.",
+            choice_labels=(lazy("difference"), lazy("over_half")),
+            help=lazy(
+                "The most cards score the difference with the next; or, two sides, those over 26."
+            ),
         ),
         Option(
             "wrap",
-            "Runs wrap K-A-2",
+            lazy("Runs wrap K-A-2"),
             default=True,
-            help="A run may go on from the king to the ace.",
+            help=lazy("A run may go on from the king to the ace."),
         ),
         Option(
             "first_dealer",
-            "First dealer",
+            lazy("First dealer"),
             default=lambda players, _chosen: players[0],
-            help="Who deals the first hand; the deal then moves to the next seat.",
+            help=lazy("Who deals the first hand; the deal then moves to the next seat."),
             player=True,
         ),
     )
 
-    def variant(self, options: Mapping[str, Any]) -> str:
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Keep races to different targets apart."""
+        return {"target": options["target"]}
+
+    def variant(self, key: Mapping[str, Any]) -> str:
         """Name the variant by its target."""
-        return f"Porrazo, to {options['target']}"
+        return _("Porrazo, to {target}").format(target=key["target"])
 
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Seat partnerships when the match is started with teams."""
@@ -341,7 +378,7 @@ class Porrazo(Scorer):
         table = super().read_table(data)
         if table.options["card_count"] == "over_half" and len(sides_of(table)) != 2:
             raise Refusal.at(
-                "options.card_count", "Counting cards over 26 needs exactly two sides."
+                "options.card_count", _("Counting cards over 26 needs exactly two sides.")
             )
         return table
 
@@ -353,43 +390,63 @@ class Porrazo(Scorer):
         """Write RULES.md §5 for this match's target, card count and runs."""
         kind_is = lambda *kinds: lambda entered, _r: entered["event"] in kinds  # noqa: E731
         count = (
-            "the most cards score the difference with the next side"
+            _("At the end of the hand the most cards score the difference with the next side.")
             if options["card_count"] == "difference"
-            else "a side scores its cards over 26"
+            else _("At the end of the hand a side scores its cards over 26.")
+        )
+        limpia = (
+            _(
+                "Clearing the table scores by the last card of the run captured, runs going on "
+                "from K to A."
+            )
+            if options["wrap"]
+            else _("Clearing the table scores by the last card of the run captured.")
         )
         return [
             Rule(
-                "Values by rank",
-                "Ronda, porrazo, limpia: K 4, Q 3, J 2, A–10 1. Rondín and counter-porrazo: "
-                "12, 9, 6, 3. Four of a kind: 24, 18, 12, 6. A card in place: A 1 to 4 4.",
+                _("Values by rank"),
+                _(
+                    "Ronda, porrazo, limpia: K 4, Q 3, J 2, A–10 1. Rondín and counter-porrazo: "
+                    "12, 9, 6, 3. Four of a kind: 24, 18, 12, 6. A card in place: A 1 to 4 4."
+                ),
                 kind_is(*RANKED),
             ),
             Rule(
-                "Porrazo and its answers",
-                "A porrazo waits for the next card: a third matching card is a counter-porrazo "
-                "that voids it; a fourth is a San Benito and wins the game.",
+                _("Porrazo and its answers"),
+                _(
+                    "A porrazo waits for the next card: a third matching card is a "
+                    "counter-porrazo that voids it; a fourth is a San Benito and wins the game."
+                ),
                 kind_is("porrazo", "counter_porrazo", "san_benito", "confirm"),
             ),
             Rule(
-                "Rondas",
-                "Only the best declared hand scores: a rondín beats a ronda, then rank, then "
-                "the seat nearest the dealer's left.",
+                _("Rondas"),
+                _(
+                    "Only the best declared hand scores: a rondín beats a ronda, then rank, then "
+                    "the seat nearest the dealer's left."
+                ),
                 kind_is("rondas"),
             ),
             Rule(
-                "Limpia",
-                "Clearing the table scores by the last card of the run captured"
-                + (", runs going on from K to A." if options["wrap"] else "."),
+                _("Limpia"),
+                limpia,
                 lambda entered, _r: entered["event"] == "limpia" or bool(entered.get("limpia")),
             ),
             Rule(
-                "Tendido",
-                "The dealer's four extra cards in two pairs: cards in place, and sets with the "
-                "table's cards, in the best arrangement.",
+                _("Tendido"),
+                _(
+                    "The dealer's four extra cards in two pairs: cards in place, and sets with "
+                    "the table's cards, in the best arrangement."
+                ),
                 kind_is("tendido"),
             ),
-            Rule("Card count", f"At the end of the hand {count}.", kind_is("cards")),
-            Rule("The end", f"The first side to reach {options['target']} wins at once."),
+            Rule(_("Card count"), count, kind_is("cards")),
+            Rule(
+                _("The end"),
+                _("The first side to reach {target} wins at once.").format(
+                    target=options["target"]
+                ),
+            ),
         ]
 
     def summary(self, event: Mapping[str, Any]) -> str:
@@ -428,12 +485,18 @@ class Porrazo(Scorer):
         target = pegging.table.options["target"]
         if event["event"] == "san_benito":
             replay.finish(pegging.side(event["player"]))
-            pegging.sentences.append(f"San Benito: {replay.winner} wins the game.")
+            pegging.sentences.append(
+                _("San Benito: {side} wins the game.").format(side=replay.winner)
+            )
             return
         reached = [side for side, total in pegging.totals.items() if total >= target]
         if reached:
             replay.finish(reached[0])
-            pegging.sentences.append(f"{reached[0]} reaches {target} and wins at once.")
+            pegging.sentences.append(
+                _("{side} reaches {target} and wins at once.").format(
+                    side=reached[0], target=target
+                )
+            )
 
     def play(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
         """Score one event against what is pending."""
@@ -442,7 +505,7 @@ class Porrazo(Scorer):
             self.match_pending(pegging, event)
         elif kind == "confirm":
             if not pegging.pending:
-                raise Refusal.at("event", "Nothing is waiting: there is no porrazo to confirm.")
+                raise Refusal.at("event", _("Nothing is waiting: there is no porrazo to confirm."))
             pegging.stand()
             return
         elif pegging.pending:
@@ -456,13 +519,19 @@ class Porrazo(Scorer):
             pegging.peg(
                 event["player"],
                 points,
-                f"{EVENT_NAMES[kind]} of {rank} by {event['player']}: {points}.",
+                _("{event} of {rank} by {player}: {points}.").format(
+                    event=EVENT_NAMES[kind], rank=rank, player=event["player"], points=points
+                ),
             )
         elif kind == "rondas":
             self.rondas(pegging, event["declared"])
         elif kind == "tendido":
             count, row, sentences = best_tendido(event["pairs"], event["table"])
-            pegging.peg(event["player"], count, f"Tendido by {event['player']}: {count}.")
+            pegging.peg(
+                event["player"],
+                count,
+                _("Tendido by {player}: {points}.").format(player=event["player"], points=count),
+            )
             pegging.sentences += sentences
         elif kind == "cards":
             side, points, sentence = card_count(
@@ -474,7 +543,9 @@ class Porrazo(Scorer):
                 pegging.sentences.append(sentence)
             pegging.dealer = (pegging.dealer + 1) % len(pegging.table.players)
             pegging.sentences.append(
-                f"The hand is over: {pegging.table.players[pegging.dealer]} deals next."
+                _("The hand is over: {dealer} deals next.").format(
+                    dealer=pegging.table.players[pegging.dealer]
+                )
             )
 
     def must_wait(self, pegging: Pegging) -> None:
@@ -486,8 +557,10 @@ class Porrazo(Scorer):
             raise RoundImpossible(
                 0,
                 Refusal(
-                    f"{pending['says']} would reach {target}: record the next player's "
-                    "counter-porrazo if they matched, or confirm that it stands."
+                    _(
+                        "{porrazo} would reach {target}: record the next player's "
+                        "counter-porrazo if they matched, or confirm that it stands."
+                    ).format(porrazo=pending["says"], target=target)
                 ),
                 waiting=True,
             )
@@ -497,15 +570,19 @@ class Porrazo(Scorer):
         pending = pegging.pending
         needs = "porrazo" if event["event"] == "counter_porrazo" else "counter_porrazo"
         if not pending or pending["event"] != needs:
-            raise Refusal.at(
-                "event",
-                f"{EVENT_NAMES[event['event']]} answers a pending {EVENT_NAMES[needs].lower()}, "
-                "and none is waiting.",
+            unanswered = (
+                _("Counter-porrazo answers a pending porrazo, and none is waiting.")
+                if needs == "porrazo"
+                else _("San Benito answers a pending counter-porrazo, and none is waiting.")
             )
+            raise Refusal.at("event", unanswered)
         if event["event"] == "counter_porrazo" and event["rank"] != pending["rank"]:
-            raise Refusal.at("rank", f"A counter-porrazo matches the porrazo's {pending['rank']}.")
+            raise Refusal.at(
+                "rank",
+                _("A counter-porrazo matches the porrazo's {rank}.").format(rank=pending["rank"]),
+            )
         pegging.pending = None
-        pegging.sentences.append(f"{pending['says']} is void.")
+        pegging.sentences.append(_("{porrazo} is void.").format(porrazo=pending["says"]))
 
     def provisional(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
         """Hold a porrazo or counter-porrazo, with its limpia, until the next card."""
@@ -514,18 +591,30 @@ class Porrazo(Scorer):
         parts = [points]
         if event.get("limpia"):
             parts.append(EVENT_VALUES["limpia"](event["limpia"]))
-        says = f"{who}'s {EVENT_NAMES[event['event']].lower()} of {rank}"
         pegging.pending = {
             "event": event["event"],
             "player": who,
             "rank": rank,
             "points": sum(parts),
-            "says": says,
+            "says": PENDING[event["event"]].format(player=who, rank=rank),
         }
-        limpia = f" with a limpia ({event['limpia']}, {parts[-1]})" if len(parts) > 1 else ""
+        said = (
+            _(
+                "{event} of {rank} by {player} with a limpia ({limpia}, {limpia_points}): "
+                "{points}, provisional until the next card."
+            )
+            if len(parts) > 1
+            else _("{event} of {rank} by {player}: {points}, provisional until the next card.")
+        )
         pegging.sentences.append(
-            f"{EVENT_NAMES[event['event']]} of {rank} by {who}{limpia}: {explain.addition(parts)}, "
-            "provisional until the next card."
+            said.format(
+                event=EVENT_NAMES[event["event"]],
+                rank=rank,
+                player=who,
+                limpia=event.get("limpia"),
+                limpia_points=parts[-1],
+                points=explain.addition(parts),
+            )
         )
 
     def rondas(self, pegging: Pegging, declared: Mapping[str, list[str]]) -> None:
@@ -533,12 +622,20 @@ class Porrazo(Scorer):
         table = pegging.table
         best = best_ronda(table, declared, table.players[pegging.dealer])
         value = ronda_value(declared[best])
-        kind = "rondín" if len(declared[best]) == 3 else "ronda"
-        pegging.peg(best, value, f"Best declared: {best}'s {kind} of {declared[best][0]}: {value}.")
+        said = (
+            _("Best declared: {player}'s rondín of {rank}: {points}.")
+            if len(declared[best]) == 3
+            else _("Best declared: {player}'s ronda of {rank}: {points}.")
+        )
+        pegging.peg(best, value, said.format(player=best, rank=declared[best][0], points=value))
         if table.teams:
             for partner in table.teams[table.team_of(best)]:
                 if partner != best and partner in declared:
                     own = ronda_value(declared[partner])
                     pegging.peg(
-                        partner, own, f"{partner}, {best}'s partner, scores their own: {own}."
+                        partner,
+                        own,
+                        _("{player}, {partner}'s partner, scores their own: {points}.").format(
+                            player=partner, partner=best, points=own
+                        ),
                     )

@@ -12,6 +12,7 @@ from . import explain
 from .base import Table
 from .cards import RANKS, read_rank, read_ranks
 from .refusal import Problems, Refusal
+from .words import _, lazy
 
 ORDER = {rank: place for place, rank in enumerate(RANKS, start=1)}
 """Ace low, king high."""
@@ -47,18 +48,18 @@ EVENT_VALUES = {
     "in_place": lambda rank: ORDER[rank],
 }
 EVENT_NAMES = {
-    "porrazo": "Porrazo",
-    "counter_porrazo": "Counter-porrazo",
-    "san_benito": "San Benito",
-    "ronda": "Ronda",
-    "rondin": "Rondín",
-    "four_of_a_kind": "Four of a kind",
-    "rondas": "Rondas",
-    "limpia": "Limpia",
-    "in_place": "Card in place",
-    "tendido": "Tendido",
-    "confirm": "It stands",
-    "cards": "Card count",
+    "porrazo": lazy("Porrazo"),
+    "counter_porrazo": lazy("Counter-porrazo"),
+    "san_benito": lazy("San Benito"),
+    "ronda": lazy("Ronda"),
+    "rondin": lazy("Rondín"),
+    "four_of_a_kind": lazy("Four of a kind"),
+    "rondas": lazy("Rondas"),
+    "limpia": lazy("Limpia"),
+    "in_place": lazy("Card in place"),
+    "tendido": lazy("Tendido"),
+    "confirm": lazy("It stands"),
+    "cards": lazy("Card count"),
 }
 
 
@@ -94,13 +95,20 @@ def capture(table: Sequence[str], played: str, wrap: bool) -> tuple[list[str], i
 def read_declared(table: Table, given: Any) -> dict[str, list[str]]:
     """Check the rondas declared: a pair or three of a kind per declaring player."""
     if not isinstance(given, dict) or not given:
-        raise Refusal.at("declared", "Give the declared rondas: player name → ranks, like [7, 7].")
+        raise Refusal.at(
+            "declared", _("Give the declared rondas: player name → ranks, like [7, 7].")
+        )
     problems = Problems()
 
     def read_one(player: str, ranks: Any, path: str) -> list[str]:
         cards = read_ranks(ranks, path)
         if len(cards) not in (2, 3) or len(set(cards)) != 1:
-            raise Refusal.at(path, f"{player} declares a pair or three of a kind, like [7, 7].")
+            raise Refusal.at(
+                path,
+                _("{player} declares a pair or three of a kind, like [7, 7].").format(
+                    player=player
+                ),
+            )
         return cards
 
     declared = table.each(given, "declared", read_one, problems)
@@ -133,14 +141,14 @@ def read_tendido(data: Mapping[str, Any]) -> tuple[list[list[str]], list[str]]:
     """Check the tendido: four cards in two pairs, and the cards already on the table."""
     pairs = data.get("pairs")
     if not isinstance(pairs, list) or len(pairs) != 2:
-        raise Refusal.at("pairs", "A tendido is four cards in two pairs, like [[2, 4], [7, 3]].")
+        raise Refusal.at("pairs", _("A tendido is four cards in two pairs, like [[2, 4], [7, 3]]."))
     problems = Problems()
     read: list[list[str]] = []
     for i, pair in enumerate(pairs):
         with problems.collect():
             cards = read_ranks(pair, f"pairs.{i}")
             if len(cards) != 2:
-                raise Refusal.at(f"pairs.{i}", "Each pair of the tendido has two cards.")
+                raise Refusal.at(f"pairs.{i}", _("Each pair of the tendido has two cards."))
             read.append(cards)
     with problems.collect():
         on_table = read_ranks(data.get("table", []), "table")
@@ -148,7 +156,9 @@ def read_tendido(data: Mapping[str, Any]) -> tuple[list[list[str]], list[str]]:
     every = Counter([*read[0], *read[1], *on_table])
     for rank, count in every.items():
         if count > 4:
-            raise Refusal.at("table", f"A pack has four {rank}s, not {count}.")
+            raise Refusal.at(
+                "table", _("A pack has four {rank}s, not {count}.").format(rank=rank, count=count)
+            )
     return read, on_table
 
 
@@ -184,6 +194,14 @@ def tendido_sets(
     ]
 
 
+SETS_ON_TABLE = {
+    2: lazy("a pair of {rank} on the table: {points}."),
+    3: lazy("three of {rank} on the table: {points}."),
+    4: lazy("four of {rank} on the table: {points}."),
+}
+"""What a set the tendido makes with the table scores, by its size."""
+
+
 def best_tendido(
     pairs: Sequence[Sequence[str]], on_table: Sequence[str]
 ) -> tuple[int, tuple[str, ...], list[str]]:
@@ -191,10 +209,11 @@ def best_tendido(
     row = max(rows(pairs), key=lambda laid: (in_place(laid), laid))
     placed = in_place(row)
     sets = tendido_sets(pairs, on_table)
-    names = {2: "a pair", 3: "three", 4: "four"}
-    sentences = [f"Best row {'-'.join(row)}: cards in place {placed}."]
+    sentences = [
+        _("Best row {row}: cards in place {points}.").format(row="-".join(row), points=placed)
+    ]
     for rank, size, value in sets:
-        sentences.append(f"{names[size]} of {rank} on the table: {value}.")
+        sentences.append(SETS_ON_TABLE[size].format(rank=rank, points=value))
     return placed + sum(value for _, _, value in sets), row, sentences
 
 
@@ -204,7 +223,7 @@ def best_tendido(
 def read_counts(table: Table, given: Any, sides: Sequence[str]) -> dict[str, int]:
     """Check the cards each side won in the hand: every side once, adding up to the pack."""
     if not isinstance(given, dict):
-        raise Refusal.at("counts", "Give the cards each side won: side → number.")
+        raise Refusal.at("counts", _("Give the cards each side won: side → number."))
     problems = Problems()
     counts: dict[str, int] = {}
     for name, count in given.items():
@@ -212,18 +231,21 @@ def read_counts(table: Table, given: Any, sides: Sequence[str]) -> dict[str, int
         with problems.collect():
             side = side_named(table, name, path, sides)
             if side in counts:
-                raise Refusal.at(path, f"{side} is counted twice.")
+                raise Refusal.at(path, _("{side} is counted twice.").format(side=side))
             if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= PACK:
-                raise Refusal.at(path, f"A side wins 0 to {PACK} cards.")
+                raise Refusal.at(path, _("A side wins 0 to {pack} cards.").format(pack=PACK))
             counts[side] = count
     for side in sides:
         if side not in counts and not problems.fields:
-            problems.add(f"counts.{side}", f"Give the cards {side} won.")
+            problems.add(f"counts.{side}", _("Give the cards {side} won.").format(side=side))
     problems.raise_any()
     if sum(counts.values()) != PACK:
         shown = " + ".join(str(counts[side]) for side in sides)
         raise Refusal.at(
-            "counts", f"The cards must add up to {PACK}: {shown} = {sum(counts.values())}."
+            "counts",
+            _("The cards must add up to {pack}: {counts} = {total}.").format(
+                pack=PACK, counts=shown, total=sum(counts.values())
+            ),
         )
     return {side: counts[side] for side in sides}
 
@@ -243,32 +265,39 @@ def side_named(table: Table, name: Any, path: str, sides: Sequence[str]) -> str:
 def card_count(counts: Mapping[str, int], option: str) -> tuple[str | None, int, str]:
     """Score the end of a hand: the most cards beat the next by the difference, or over 26."""
     ranked = sorted(counts.items(), key=lambda item: -item[1])
-    (top, most), (_, next_most) = ranked[0], ranked[1]
+    (top, most), next_most = ranked[0], ranked[1][1]
     if most == next_most:
         return (
             None,
             0,
-            f"Card count: {explain.names([s for s, c in ranked if c == most])} tie with {most}: "
-            "nobody scores.",
+            _("Card count: {sides} tie with {cards}: nobody scores.").format(
+                sides=explain.names([s for s, c in ranked if c == most]), cards=most
+            ),
         )
     if option == "over_half":
         return (
             top,
             most - PACK // 2,
-            f"Card count: {top} has {most}, {most - PACK // 2} over {PACK // 2}.",
+            _("Card count: {side} has {cards}, {points} over {half}.").format(
+                side=top, cards=most, points=most - PACK // 2, half=PACK // 2
+            ),
         )
     return (
         top,
         most - next_most,
-        f"Card count: {top} has {most}, {most - next_most} more than the next ({next_most}).",
+        _("Card count: {side} has {cards}, {points} more than the next ({next_cards}).").format(
+            side=top, cards=most, points=most - next_most, next_cards=next_most
+        ),
     )
 
 
 def read_rank_for(event: str, given: Any) -> str:
     """Check the rank an event needs (card in place takes A to 4 only)."""
     if given is None:
-        raise Refusal.at("rank", f"{EVENT_NAMES[event]} needs the rank of its cards.")
+        raise Refusal.at(
+            "rank", _("{event} needs the rank of its cards.").format(event=EVENT_NAMES[event])
+        )
     rank = read_rank(given, "rank")
     if event == "in_place" and rank not in IN_PLACE:
-        raise Refusal.at("rank", "A card in place is an A, 2, 3 or 4.")
+        raise Refusal.at("rank", _("A card in place is an A, 2, 3 or 4."))
     return rank

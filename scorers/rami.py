@@ -10,7 +10,6 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
 )
@@ -20,8 +19,9 @@ from wtforms.validators import Optional
 from . import explain
 from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
 from .cards import JOKER, RANKS, read_ranks
-from .forms import RoundForm, SeatList
+from .forms import Number, RoundForm, SeatList
 from .refusal import Problems, Refusal
+from .words import _, lazy, ngettext
 
 OUT = "out"
 RAMI_SEC = "rami_sec"
@@ -45,35 +45,55 @@ def hand_value(hand: Mapping[str, Any]) -> int:
 
 def missing(name: str) -> str:
     """Say that a hand that counts was not given."""
-    return f"{name}'s hand is missing: tap the cards left or type their value."
+    return _("{player}'s hand is missing: tap the cards left or type their value.").format(
+        player=name
+    )
 
 
 def read_cards(cards: Any, path: str, name: str) -> list[str]:
     """Check the cards left in a hand: known ranks, and no more than a hand can hold."""
     ranks = read_ranks(cards, path, RAMI_RANKS)
     if not 1 <= len(ranks) <= MAX_HAND_CARDS:
-        raise Refusal.at(
-            path, f"{name} holds between 1 and {MAX_HAND_CARDS} cards; {len(ranks)} were given."
+        given = ngettext(
+            "{player} holds between 1 and {most} cards; {count} was given.",
+            "{player} holds between 1 and {most} cards; {count} were given.",
+            len(ranks),
         )
+        raise Refusal.at(path, given.format(player=name, most=MAX_HAND_CARDS, count=len(ranks)))
     return ranks
 
 
 def read_points(points: Any, path: str, name: str) -> int:
     """Check a typed hand value: a whole number a hand can be worth."""
     if isinstance(points, bool) or not isinstance(points, int):
-        raise Refusal.at(path, f"{name}'s hand value must be a whole number.")
+        raise Refusal.at(
+            path, _("{player}'s hand value must be a whole number.").format(player=name)
+        )
     if not 0 <= points <= MAX_HAND_POINTS:
-        raise Refusal.at(path, f"{name}'s hand is worth between 0 and {MAX_HAND_POINTS} points.")
+        raise Refusal.at(
+            path,
+            _("{player}'s hand is worth between 0 and {most} points.").format(
+                player=name, most=MAX_HAND_POINTS
+            ),
+        )
     return points
 
 
 def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, Any]:
     """Check one player's hand: cards or points (agreeing if both), and whether they melded."""
     if not isinstance(hand, dict):
-        raise Refusal.at(path, f"{name}'s hand must be an object with cards or points and melded.")
+        raise Refusal.at(
+            path,
+            _("{player}'s hand must be an object with cards or points and melded.").format(
+                player=name
+            ),
+        )
     problems = Problems()
     for unknown in sorted(set(hand) - {"cards", "points", "melded"}):
-        problems.add(f"{path}.{unknown}", f"A hand has cards, points and melded, not {unknown!r}.")
+        problems.add(
+            f"{path}.{unknown}",
+            _("A hand has cards, points and melded, not {field}.").format(field=repr(unknown)),
+        )
     read: dict[str, Any] = {}
     for key, reader in (("cards", read_cards), ("points", read_points)):
         if key in hand:
@@ -86,11 +106,16 @@ def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, An
         if counted != read["points"]:
             problems.add(
                 f"{path}.points",
-                f"{name}'s cards add up to {counted}, not {read['points']}: give one or the other.",
+                _(
+                    "{player}'s cards add up to {counted}, not {points}: give one or the other."
+                ).format(player=name, counted=counted, points=read["points"]),
             )
     read["melded"] = hand.get("melded", None if need_value else False)
     if not isinstance(read["melded"], bool):
-        problems.add(f"{path}.melded", f"Say whether {name} had melded (true or false).")
+        problems.add(
+            f"{path}.melded",
+            _("Say whether {player} had melded (true or false).").format(player=name),
+        )
     problems.raise_any()
     return read
 
@@ -100,12 +125,14 @@ def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: boo
     if data is None and not need_value:
         data = {}
     if not isinstance(data, dict):
-        raise Refusal.at("hands", "Hands must be an object: player name → hand.")
+        raise Refusal.at("hands", _("Hands must be an object: player name → hand."))
     problems = Problems()
 
     def read_one(name: str, hand: Any, path: str) -> dict[str, Any]:
         if name not in expected:
-            raise Refusal.at(path, f"{name} went out and has no hand to count.")
+            raise Refusal.at(
+                path, _("{player} went out and has no hand to count.").format(player=name)
+            )
         return read_hand(hand, path, name, need_value)
 
     hands = table.each(data, "hands", read_one, problems)
@@ -120,24 +147,24 @@ class HandForm(Form):
     """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value."""
 
     cards = HiddenField(default="")
-    points = IntegerField("Value", validators=[Optional()], render_kw={"inputmode": "numeric"})
-    melded = BooleanField("Had melded")
+    points = Number(lazy("Value"), validators=[Optional()])
+    melded = BooleanField(lazy("Had melded"))
 
 
 class RamiRoundForm(RoundForm):
     """How the round ended, and the hand of each player who did not go out."""
 
     outcome = RadioField(
-        "How did the round end?",
+        lazy("How did the round end?"),
         choices=[
-            SelectChoice(OUT, "Someone went out"),
-            SelectChoice(RAMI_SEC, "Rami sec"),
-            SelectChoice(BLOCKED, "Blocked: no stock"),
+            SelectChoice(OUT, lazy("Someone went out")),
+            SelectChoice(RAMI_SEC, lazy("Rami sec")),
+            SelectChoice(BLOCKED, lazy("Blocked: no stock")),
         ],
         default=OUT,
         validate_choice=False,
     )
-    winner = RadioField("Who went out?", validate_choice=False)
+    winner = RadioField(lazy("Who went out?"), validate_choice=False)
     hands = SeatList(FormField(HandForm), max_entries=MAX_PLAYERS)
     card_ranks = RAMI_RANKS
     card_values = CARD_VALUES
@@ -232,101 +259,114 @@ class Rami(Scorer):
     id = "rami"
     name = "Rami"
     player_counts = tuple(range(2, MAX_PLAYERS + 1))
-    tie_message = "Tie for the lowest total: extra round."
+    tie_message = lazy("Tie for the lowest total: extra round.")
     round_form = RamiRoundForm
     options = (
         Option(
             "target",
-            "Target",
+            lazy("Target"),
             default=lambda players, _chosen: 100 * (len(players) - 1),
-            placeholder="100 per opponent",
-            help="The match ends when a total reaches it; 100 per opponent by default.",
+            placeholder=lazy("100 per opponent"),
+            help=lazy("The match ends when a total reaches it; 100 per opponent by default."),
             minimum=1,
             maximum=10_000,
         ),
         Option(
             "rami_sec_points",
-            "Rami sec points",
+            lazy("Rami sec points"),
             default=200,
-            help="What every opponent scores when a player goes out rami sec.",
+            help=lazy("What every opponent scores when a player goes out rami sec."),
             minimum=0,
             maximum=1_000,
         ),
         Option(
             "unmelded_bonus",
-            "Never-melded bonus",
+            lazy("Never-melded bonus"),
             default=25,
-            help="Added to the hand of a player who had not melded.",
+            help=lazy("Added to the hand of a player who had not melded."),
             minimum=0,
             maximum=1_000,
         ),
         Option(
             "unmelded_cap",
-            "Never-melded cap",
+            lazy("Never-melded cap"),
             default=100,
-            help="A never-melded hand costs at most this, and at most half the target.",
+            help=lazy("A never-melded hand costs at most this, and at most half the target."),
             minimum=0,
             maximum=10_000,
         ),
     )
 
-    def variant(self, options: Mapping[str, Any]) -> str:
-        """Name the variant by its target: 100 points mean more in a race to 300."""
-        return f"Rami, to {options['target']}"
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Keep races to different targets apart: 100 points mean more in a race to 300."""
+        return {"target": options["target"]}
+
+    def variant(self, key: Mapping[str, Any]) -> str:
+        """Name the variant by its target."""
+        return _("Rami, to {target}").format(target=key["target"])
 
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §1 for this match's target, rami sec and never-melded values."""
         cap = min(options["unmelded_cap"], options["target"] // 2)
         return [
             Rule(
-                "Cards left in hand",
-                "Joker 20, ace 11, J, Q and K 10, 2 to 10 their face value.",
-                lambda entered, _: entered["outcome"] != RAMI_SEC,
+                _("Cards left in hand"),
+                _("Joker 20, ace 11, J, Q and K 10, 2 to 10 their face value."),
+                lambda entered, _result: entered["outcome"] != RAMI_SEC,
             ),
             Rule(
-                "Going out",
-                "Whoever goes out scores 0; everyone else scores the cards left in hand.",
-                lambda entered, _: entered["outcome"] == OUT,
+                _("Going out"),
+                _("Whoever goes out scores 0; everyone else scores the cards left in hand."),
+                lambda entered, _result: entered["outcome"] == OUT,
             ),
             Rule(
-                "Rami sec",
-                f"Going out at the first meld, before anyone else melded: every opponent "
-                f"scores {options['rami_sec_points']}, whatever they hold.",
-                lambda entered, _: entered["outcome"] == RAMI_SEC,
+                _("Rami sec"),
+                _(
+                    "Going out at the first meld, before anyone else melded: every opponent "
+                    "scores {points}, whatever they hold."
+                ).format(points=options["rami_sec_points"]),
+                lambda entered, _result: entered["outcome"] == RAMI_SEC,
             ),
             Rule(
-                "Blocked",
-                "When the stock runs out the lowest hand scores 0 (tied lowest hands all 0).",
-                lambda entered, _: entered["outcome"] == BLOCKED,
+                _("Blocked"),
+                _("When the stock runs out the lowest hand scores 0 (tied lowest hands all 0)."),
+                lambda entered, _result: entered["outcome"] == BLOCKED,
             ),
             Rule(
-                "Never melded",
-                f"A loser who never melded scores the hand + {options['unmelded_bonus']}, "
-                f"at most {cap}.",
-                lambda _, result: any("never melded" in said for said in result.explanation),
+                _("Never melded"),
+                _("A loser who never melded scores the hand + {bonus}, at most {cap}.").format(
+                    bonus=options["unmelded_bonus"], cap=cap
+                ),
+                lambda entered, _result: any(
+                    not hand["melded"] for hand in losing_hands(entered).values()
+                ),
             ),
             Rule(
-                "The end",
-                f"When a total reaches {options['target']} the lowest total wins; a tie for "
-                "lowest plays another round.",
+                _("The end"),
+                _(
+                    "When a total reaches {target} the lowest total wins; a tie for lowest plays "
+                    "another round."
+                ).format(target=options["target"]),
             ),
         ]
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check who went out, how, and every hand that counts."""
         if not isinstance(data, dict):
-            raise Refusal("A Rami round must be an object with outcome, winner and hands.")
+            raise Refusal(_("A Rami round must be an object with outcome, winner and hands."))
         outcome = data.get("outcome")
         if outcome not in OUTCOMES:
-            raise Refusal.at("outcome", "Say how the round ended: out, rami_sec or blocked.")
+            raise Refusal.at("outcome", _("Say how the round ended: out, rami_sec or blocked."))
         problems = Problems()
         read: dict[str, Any] = {"outcome": outcome}
         expected = list(table.players)
         winner = data.get("winner")
         if outcome == BLOCKED and winner is not None:
-            problems.add("winner", "A blocked round has no winner to name: the lowest hand wins.")
+            problems.add(
+                "winner", _("A blocked round has no winner to name: the lowest hand wins.")
+            )
         elif outcome != BLOCKED and winner is None:
-            problems.add("winner", "Say who went out.")
+            problems.add("winner", _("Say who went out."))
         elif outcome != BLOCKED:
             with problems.collect():
                 read["winner"] = table.player(winner, "winner")
@@ -336,18 +376,21 @@ class Rami(Scorer):
         unknown = sorted(set(data) - {"outcome", "winner", "hands"})
         if unknown:
             problems.add(
-                unknown[0], f"A Rami round has outcome, winner and hands, not {unknown[0]!r}."
+                unknown[0],
+                _("A Rami round has outcome, winner and hands, not {field}.").format(
+                    field=repr(unknown[0])
+                ),
             )
         problems.raise_any()
         if outcome == RAMI_SEC:
             melded = [name for name, hand in read["hands"].items() if hand["melded"]]
             if melded:
+                unmelded = _("A rami sec needs every opponent unmelded.")
                 raise Refusal(
-                    f"No rami sec: {explain.names(melded)} had already melded.",
-                    {
-                        f"hands.{name}.melded": ["A rami sec needs every opponent unmelded."]
-                        for name in melded
-                    },
+                    _("No rami sec: {players} had already melded.").format(
+                        players=explain.names(melded)
+                    ),
+                    {f"hands.{name}.melded": [unmelded] for name in melded},
                 )
         return read
 
@@ -369,6 +412,17 @@ class Rami(Scorer):
         return replay
 
 
+def losing_hands(entered: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the hands a round charges: all after going out, all but the lowest when blocked."""
+    hands = entered["hands"]
+    if entered["outcome"] == RAMI_SEC:
+        return {}
+    if entered["outcome"] == OUT:
+        return dict(hands)
+    lowest = min(hand_value(hand) for hand in hands.values())
+    return {name: hand for name, hand in hands.items() if hand_value(hand) > lowest}
+
+
 def score_round(table: Table, entered: Mapping[str, Any], cap: int) -> RoundResult:
     """Score one round as entered, with a sentence for every number."""
     options = table.options
@@ -381,27 +435,24 @@ def score_round(table: Table, entered: Mapping[str, Any], cap: int) -> RoundResu
         for name in losers:
             scores[name] = options["rami_sec_points"]
         explanation.append(
-            f"Rami sec by {winner}: nobody else had melded, so {explain.names(losers)} "
-            f"score {options['rami_sec_points']} each, whatever their hands."
+            _(
+                "Rami sec by {winner}: nobody else had melded, so {losers} score {points} each, "
+                "whatever their hands."
+            ).format(winner=winner, losers=explain.names(losers), points=options["rami_sec_points"])
         )
         return RoundResult(scores, explanation)
     if entered["outcome"] == OUT:
-        winners = [entered["winner"]]
-        explanation.append(f"{entered['winner']} went out: 0.")
+        explanation.append(_("{winner} went out: 0.").format(winner=entered["winner"]))
     else:
         lowest = min(hand_value(hand) for hand in hands.values())
         winners = [name for name, hand in hands.items() if hand_value(hand) == lowest]
-        explanation.append(
-            f"Blocked: {explain.names(winners)} "
-            + (
-                f"holds the lowest hand ({lowest}) and scores 0."
-                if len(winners) == 1
-                else f"tie for the lowest hand ({lowest}) and score 0."
-            )
+        blocked = ngettext(
+            "Blocked: {players} holds the lowest hand ({points}) and scores 0.",
+            "Blocked: {players} tie for the lowest hand ({points}) and score 0.",
+            len(winners),
         )
-    for name, hand in hands.items():
-        if name in winners:
-            continue
+        explanation.append(blocked.format(players=explain.names(winners), points=lowest))
+    for name, hand in losing_hands(entered).items():
         scores[name] = penalty(name, hand, options["unmelded_bonus"], cap, explanation)
     return RoundResult(scores, explanation)
 
@@ -413,17 +464,27 @@ def penalty(
     value = hand_value(hand)
     if "cards" in hand:
         parts = [CARD_VALUES[rank] for rank in hand["cards"]]
-        explanation.append(f"{name} holds {', '.join(hand['cards'])}: {explain.addition(parts)}.")
+        explanation.append(
+            _("{player} holds {cards}: {addition}.").format(
+                player=name, cards=", ".join(hand["cards"]), addition=explain.addition(parts)
+            )
+        )
     else:
-        explanation.append(f"{name}'s hand is worth {value}.")
+        explanation.append(
+            _("{player}'s hand is worth {points}.").format(player=name, points=value)
+        )
     if hand["melded"]:
         return value
     charged = value + bonus
-    sentence = f"{name} never melded: {value} + {bonus} = {charged}"
+    numbers = {"player": name, "value": value, "bonus": bonus, "charged": charged, "cap": cap}
     if charged > cap:
-        explanation.append(f"{sentence}, capped at {cap}.")
+        explanation.append(
+            _("{player} never melded: {value} + {bonus} = {charged}, capped at {cap}.").format(
+                **numbers
+            )
+        )
         return cap
-    explanation.append(f"{sentence}.")
+    explanation.append(_("{player} never melded: {value} + {bonus} = {charged}.").format(**numbers))
     return charged
 
 
@@ -434,14 +495,25 @@ def settle(replay: Replay, target: int, explanation: list[str]) -> None:
         return
     lowest = min(replay.totals.values())
     leaders = [name for name, total in replay.totals.items() if total == lowest]
-    opening = f"{explain.names(reached)} reached the target of {target}"
     if len(leaders) > 1:
         replay.state["extra_round"] = True
         explanation.append(
-            f"{opening}, but {explain.names(leaders)} tie for the lowest total ({lowest}): "
-            "another round is played."
+            _(
+                "{players} reached the target of {target}, but {leaders} tie for the lowest "
+                "total ({points}): another round is played."
+            ).format(
+                players=explain.names(reached),
+                target=target,
+                leaders=explain.names(leaders),
+                points=lowest,
+            )
         )
         return
     replay.finish(leaders[0])
     replay.state["extra_round"] = False
-    explanation.append(f"{opening}: the match is over and {leaders[0]} wins with {lowest}.")
+    explanation.append(
+        _(
+            "{players} reached the target of {target}: the match is over and {winner} wins "
+            "with {points}."
+        ).format(players=explain.names(reached), target=target, winner=leaders[0], points=lowest)
+    )

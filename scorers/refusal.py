@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
+from .words import ngettext
+
 
 class Refusal(Exception):
     """Refuse an input with a sentence a player understands, field by field."""
@@ -45,7 +47,9 @@ class Problems:
         if not self.fields:
             return
         messages = [message for found in self.fields.values() for message in found]
-        summary = (
-            messages[0] if len(messages) == 1 else f"{len(messages)} things to fix: {messages[0]}"
-        )
+        summary = messages[0]
+        if len(messages) > 1:
+            summary = ngettext(
+                "{count} thing to fix: {first}", "{count} things to fix: {first}", len(messages)
+            ).format(count=len(messages), first=messages[0])
         raise Refusal(summary, self.fields)

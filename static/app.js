@@ -2,6 +2,20 @@
 // server. Without JavaScript every button still works, as a form post the server answers.
 "use strict";
 
+// What the scripts write on the page, in the page's language: base.html carries each phrase as
+// a data-say-* attribute of <body>, with {name} placeholders.
+function say(phrase, values) {
+  const text = document.body.dataset[phrase] || "";
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
+// A number typed in Persian or Arabic digits (۱۵۲, ١٥٢) counts as the same number (152).
+function typedNumber(text) {
+  const latin = String(text).replace(/[۰-۹]/g, (d) => d.charCodeAt(0) - 0x06f0)
+    .replace(/[٠-٩]/g, (d) => d.charCodeAt(0) - 0x0660);
+  return Number(latin);
+}
+
 function handOf(element) {
   return element.closest("fieldset.hand");
 }
@@ -24,12 +38,12 @@ function drawHand(hand) {
     chip.className = "chip";
     chip.name = "untap";
     chip.value = `${hand.dataset.seat}:${index}`;
-    chip.setAttribute("aria-label", `Take back ${card}`);
+    chip.setAttribute("aria-label", say("sayTakeBack", { card }));
     chip.textContent = `${card} ×`;
     return chip;
   }));
   const total = cards.reduce((sum, card) => sum + valueOf(card), 0);
-  hand.querySelector(".hand-total").textContent = cards.length ? `${total} points` : "";
+  hand.querySelector(".hand-total").textContent = cards.length ? say("sayPoints", { total }) : "";
 }
 
 function tap(event) {
@@ -89,7 +103,7 @@ function fillOther(form, typed) {
     other.value = "";
     return;
   }
-  other.value = Math.max(0, counter(form).totals[trumpOf(form)] - Number(typed.value));
+  other.value = Math.max(0, counter(form).totals[trumpOf(form)] - typedNumber(typed.value));
   other.dataset.auto = "true";
 }
 
@@ -98,7 +112,9 @@ function countCards(form) {
   const pressed = [...form.querySelectorAll("button[name='count'][aria-pressed='true']")];
   form.querySelector("input[name='counted']").value = pressed.map((b) => b.value).join(" ");
   const total = pressed.reduce((sum, button) => sum + values[button.value], 0);
-  form.querySelector(".counter-total").textContent = pressed.length ? `Counted: ${total} points` : "";
+  form.querySelector(".counter-total").textContent = pressed.length
+    ? say("sayCounted", { total })
+    : "";
   const counting = form.querySelector("input[name='counting']:checked");
   const side = [...form.querySelectorAll("input[name='counting']")].indexOf(counting);
   const box = pointBoxes(form)[side];
@@ -115,7 +131,7 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   if (button.name === "announce") {
     const box = document.getElementById(button.dataset.target);
-    box.value = (Number(box.value) || 0) + Number(button.value.split(":")[1]);
+    box.value = (typedNumber(box.value) || 0) + Number(button.value.split(":")[1]);
     return;
   }
   button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
@@ -152,8 +168,8 @@ function showCountSum(form) {
   if (!sum) return;
   const contract = barbuContract(form);
   const counts = [...form.querySelectorAll("input.count")];
-  const total = counts.reduce((added, box) => added + (Number(box.value) || 0), 0);
-  sum.textContent = `Sum: ${total} of ${contract === "no_queens" ? 4 : 13}`;
+  const total = counts.reduce((added, box) => added + (typedNumber(box.value) || 0), 0);
+  sum.textContent = say("saySum", { total, most: contract === "no_queens" ? 4 : 13 });
 }
 
 function limitDoubles(form) {
@@ -181,7 +197,7 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   const [seat, step] = button.value.split(":");
   const box = form.querySelectorAll("input.count")[Number(seat)];
-  box.value = Math.min(13, Math.max(0, (Number(box.value) || 0) + Number(step)));
+  box.value = Math.min(13, Math.max(0, (typedNumber(box.value) || 0) + Number(step)));
   showCountSum(form);
 });
 
@@ -220,4 +236,69 @@ document.addEventListener("change", (event) => {
 
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form[data-parts-by]").forEach(showParts);
+});
+
+// The language picker goes to the chosen language at once; without JavaScript, its button does.
+document.addEventListener("change", (event) => {
+  if (event.target.matches("select[data-auto-submit]")) event.target.form.requestSubmit();
+});
+
+// Installed or not, the app starts offline-friendly: the service worker keeps the static files
+// and answers "No connection" for a page it cannot reach. The layout names its address.
+const SERVICE_WORKER = document.currentScript && document.currentScript.dataset.serviceWorker;
+if (SERVICE_WORKER && "serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register(SERVICE_WORKER).catch(() => {
+      // Refused (a private window, a blocked storage): the pages work as they always did.
+    });
+  });
+}
+
+// A match page keeps the phone's screen on: one that dims mid-deal makes the table wait. The
+// browser lets go of the lock when the page is hidden, so it is asked for again on return.
+let wakeLock = null;
+
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  if (!document.querySelector("[data-keep-awake]") || (wakeLock && !wakeLock.released)) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+  } catch {
+    // Refused (battery saver, no permission): the screen dims as it always did.
+  }
+}
+
+document.addEventListener("DOMContentLoaded", keepAwake);
+document.addEventListener("visibilitychange", keepAwake);
+
+// The live view asks every few seconds whether the match changed, sending the version it shows;
+// the server answers 204 when nothing did, or the new sheet, swapped in whole.
+const LIVE_EVERY_MS = 5000;
+let asking = false;
+
+async function refreshLive() {
+  const sheet = document.getElementById("live-sheet");
+  if (!sheet || asking || document.visibilityState !== "visible") return;
+  asking = true;
+  try {
+    const url = new URL(sheet.dataset.liveUrl, window.location.href);
+    url.searchParams.set("since", sheet.dataset.version);
+    const response = await fetch(url, { cache: "no-store" });
+    if (response.status === 200) {
+      const holder = document.createElement("template");
+      holder.innerHTML = await response.text();
+      const fresh = holder.content.getElementById("live-sheet");
+      if (fresh) sheet.replaceWith(fresh);
+    }
+  } catch {
+    // No connection for a moment: the next turn asks again.
+  } finally {
+    asking = false;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (!document.getElementById("live-sheet")) return;
+  window.setInterval(refreshLive, LIVE_EVERY_MS);
+  document.addEventListener("visibilitychange", refreshLive);
 });

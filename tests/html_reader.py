@@ -84,11 +84,16 @@ def parse(response: Any) -> Node:
 
 
 def values(doc: Node) -> dict[str, Any]:
-    """Return what the form inputs hold: text as typed, checkboxes as bools, radios' choice."""
+    """Return what the form inputs hold: text as typed, checkboxes as bools, radios' choice.
+
+    The language picker at the foot of every page is not part of any form a test fills in.
+    """
     found: dict[str, Any] = {}
+    picker = doc.find("form", "language-form")
+    skipped = {id(node) for node in picker.find_all("input")} if picker else set()
     for node in doc.find_all("input"):
         name, kind = node.attrs.get("name"), node.attrs.get("type", "text")
-        if name is None or name in ("csrf_token", "idempotency_key"):
+        if name is None or name in ("csrf_token", "idempotency_key") or id(node) in skipped:
             continue  # made by the page for each form, not typed by anyone
         if kind == "radio":
             if "checked" in node.attrs:

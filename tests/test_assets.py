@@ -17,7 +17,7 @@ STATIC = Path(__file__).parent.parent / "static"
 def referenced(client: FlaskClient) -> list[str]:
     """Return the stylesheet and script URLs the home page references."""
     html = client.get("/").get_data(as_text=True)
-    return re.findall(r'(?:href|src)="(/assets/[^"]+)"', html)
+    return re.findall(r'(?:href|src)="(/assets/app\.[^"]+)"', html)
 
 
 def test_pages_reference_static_files_by_their_fingerprint(client: FlaskClient) -> None:
@@ -45,9 +45,9 @@ def test_an_unknown_fingerprint_is_404(client: FlaskClient) -> None:
 
 def test_the_fingerprint_follows_the_content(tmp_path: Path) -> None:
     (tmp_path / "app.css").write_text("body { color: red; }")
-    first = fingerprint(tmp_path)["app.css"]
+    first = fingerprint(tmp_path)["app.css"].name
     (tmp_path / "app.css").write_text("body { color: blue; }")
-    second = fingerprint(tmp_path)["app.css"]
+    second = fingerprint(tmp_path)["app.css"].name
     assert first != second
     assert re.fullmatch(r"app\.[0-9a-f]{10}\.css", first)
 

@@ -1294,7 +1294,7 @@ def test_match_page_shows_the_latest_rounds_and_links_the_whole_sheet(
     doc = page(client, f"/matches/{match_id}")
     assert sheet_numbers(doc) == list(range(4, 24))
     earlier = doc.find("p", "earlier").find("a")
-    assert earlier.text() == "Pegs 1–3: the whole sheet"
+    assert earlier.text() == "Earlier pegs, 1–3: the whole sheet"
     assert earlier.attrs["href"] == f"/matches/{match_id}/sheet"
     whole = page(client, f"/matches/{match_id}/sheet")
     assert sheet_numbers(whole) == list(range(1, 24))

@@ -663,7 +663,7 @@ def recount(db: Database) -> dict[str, Any]:
         named[row["name"].casefold()] = row["name"]
     seated = list(
         db.query(
-            "select s.*, m.game, m.variant, m.teams_json, m.status, m.winner, "
+            "select s.*, m.game, m.variant_json, m.teams_json, m.status, m.winner, "
             "m.totals_json from seats s join matches m on m.id = s.match_id"
         )
     )
@@ -674,7 +674,7 @@ def recount(db: Database) -> dict[str, Any]:
         side = next((team for team, seats in teams.items() if row["name"] in seats), row["name"])
         assert row["side"] == side
         over = row["status"] == "finished"
-        counts = records.setdefault((row["player_key"], row["game"], row["variant"]), [0] * 4)
+        counts = records.setdefault((row["player_key"], row["game"], row["variant_json"]), [0] * 4)
         counts[0] += 1
         counts[1] += over
         counts[2] += over and row["winner"] == side
@@ -699,7 +699,7 @@ def kept(db: Database) -> dict[str, Any]:
     return {
         "names": {row["key"]: row["name"] for row in db.query("select * from players")},
         "records": {
-            (row["player_key"], row["game"], row["variant"]): (
+            (row["player_key"], row["game"], row["variant_json"]): (
                 row["matches"],
                 row["finished"],
                 row["wins"],
@@ -813,7 +813,8 @@ def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     assert kept(db) == recount(db)
     assert kept(db)["names"] == {"ana": "ana", "bo": "Bo", "cy": "Cy", "dora": "Dora"}
     assert kept(db)["rivalries"][("ana", "bo")] == (2, 2, 0)
-    assert kept(db)["records"][("dora", "belote", "Coinche, to 1000")] == (1, 1, 0, 400)
+    coinche = '{"target": 1000, "variant": "coinche"}'
+    assert kept(db)["records"][("dora", "belote", coinche)] == (1, 1, 0, 400)
     db.close()
 
 

@@ -215,7 +215,7 @@ def test_partnerships_sit_opposite_and_score_by_team(
 )
 def test_unequal_or_too_small_teams_are_refused(client: FlaskClient, teams: dict) -> None:
     body = {"game": "porrazo", "teams": teams}
-    refused(send(client, "POST", "/api/matches", body), 422, "teams", "two teams of 2 or 3 or 4")
+    refused(send(client, "POST", "/api/matches", body), 422, "teams", "two teams of 2, 3 or 4")
     assert client.get("/api/matches").json["total"] == 0
 
 

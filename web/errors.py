@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -42,8 +43,10 @@ def register(app: Flask) -> None:
     def form_expired(_error: CSRFError) -> ResponseReturnValue:
         return answer(
             400,
-            "This form has expired or did not come from Tablescore: "
-            "reload the page and send it again.",
+            _(
+                "This form has expired or did not come from Tablescore: "
+                "reload the page and send it again."
+            ),
         )
 
     @app.errorhandler(HTTPException)

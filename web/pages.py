@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 import access
 import matches
@@ -76,7 +77,9 @@ def home() -> ResponseReturnValue:
 @bp.route("/matches/new/<game>", methods=["GET", "POST"])
 def new_match(game: str) -> ResponseReturnValue:
     """Name the players and choose the options, then start the match."""
-    scorer = GAMES.get(game) or abort(404, f"Tablescore does not score {game!r}.")
+    scorer = GAMES.get(game)
+    if scorer is None:
+        abort(404, _("Tablescore does not score %(game)s.", game=repr(game)))
     layout = request.args.get("layout")
     form = match_form(scorer, request.form if request.method == "POST" else None, layout)
     if request.method == "GET":
@@ -223,7 +226,7 @@ def add_round(match_id: int) -> ResponseReturnValue:
     )
     if recorded:
         n = recorded.recorded
-        flash(f"{played.scorer.round_name} {n} recorded.")
+        flash(_("%(round)s %(n)s recorded.", round=played.scorer.round_name, n=n))
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
     return show_match(played, form, status)
 
@@ -245,7 +248,13 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
         form, lambda data: matches.correct_round(get_db(), match_id, n, data, device)
     )
     if corrected:
-        flash(f"{played.scorer.round_name} {n} corrected; everything after it was scored again.")
+        flash(
+            _(
+                "%(round)s %(n)s corrected; everything after it was scored again.",
+                round=played.scorer.round_name,
+                n=n,
+            )
+        )
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
     return render_template("edit_round.html", match=played, n=n, form=form), status
 
@@ -254,7 +263,13 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
     """Remove a round; the change log keeps it."""
     played = matches.remove_round(get_db(), match_id, n, phone(match_id))
-    flash(f"{played.scorer.round_name} {n} removed; everything after it was scored again.")
+    flash(
+        _(
+            "%(round)s %(n)s removed; everything after it was scored again.",
+            round=played.scorer.round_name,
+            n=n,
+        )
+    )
     return redirect(url_for(".match", match_id=match_id))
 
 
@@ -279,7 +294,7 @@ def revoke(match_id: int) -> ResponseReturnValue:
     row = request.form.get("id", "")
     kind = request.form.get("kind", "")
     access.revoke(get_db(), match_id, kind, int(row) if row.isdigit() else 0)
-    flash("Revoked.")
+    flash(_("Revoked."))
     return redirect(url_for(".handoff", match_id=match_id))
 
 
@@ -300,7 +315,7 @@ def join() -> ResponseReturnValue:
     except Refusal as refusal:
         return render_template("join.html", code=code, device=device, message=refusal.message), 422
     keep_token(match_id, token)
-    flash("This phone can score this match now.")
+    flash(_("This phone can score this match now."))
     return redirect(url_for(".match", match_id=match_id))
 
 

@@ -7,11 +7,13 @@ from typing import Any
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from wtforms import StringField
 from wtforms.fields import Field
 
 import players
 from scorers.forms import RefusalOnFields
+from scorers.words import lazy
 
 from . import api, get_db
 from .pages import submit
@@ -24,9 +26,11 @@ class RenameForm(RefusalOnFields):
     """A player's new name, typed on their page; players.rename checks it, as for the API."""
 
     to = StringField(
-        "New name",
-        description="Taking the name of someone who never sat at a table with this player "
-        "merges their matches: one person who was known by two names.",
+        lazy("New name"),
+        description=lazy(
+            "Taking the name of someone who never sat at a table with this player "
+            "merges their matches: one person who was known by two names."
+        ),
     )
 
     def field_at(self, path: str) -> Field | None:
@@ -139,7 +143,7 @@ def rename(name: str) -> ResponseReturnValue:
     form = RenameForm(request.form)
     renamed, status = submit(form, lambda data: players.rename(get_db(), name, data))
     if renamed:
-        flash(f"Renamed {name} to {renamed}.")
+        flash(_("Renamed %(name)s to %(renamed)s.", name=name, renamed=renamed))
         return redirect(url_for(".profile", name=renamed))
     return show(name, form, status)
 

@@ -23,6 +23,7 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 import store
 import transfer
@@ -96,7 +97,7 @@ def import_page() -> ResponseReturnValue:
     upload = request.files.get("document")
     try:
         if upload is None or not upload.filename:
-            raise Refusal.at("document", "Choose the export file to import.")
+            raise Refusal.at("document", _("Choose the export file to import."))
         outcome = transfer.import_history(get_db(), transfer.parse(upload.read()))
     except Refusal as refusal:
         return render_template("transfer/import.html", refusal=refusal), 422

@@ -1,0 +1,72 @@
+"""The live view: a read-only page for the other players that follows the match as it is scored."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import segno
+from flask import Blueprint, Response, render_template, request
+from flask.typing import ResponseReturnValue
+
+import matches
+
+from . import get_db
+from .pages import amendments
+
+bp = Blueprint("live", __name__)
+
+
+class QrCode(NamedTuple):
+    """A QR code as an image: its data URI and its side in CSS pixels."""
+
+    src: str
+    size: int
+
+
+@bp.app_template_global()
+@lru_cache(maxsize=256)
+def qr_code(link: str) -> QrCode:
+    """Draw a link as a QR code once: the match page shows the same one at every round."""
+    code = segno.make(link, micro=False)
+    source = code.svg_data_uri(scale=4, dark="#1d1d1b", light="#ffffff")
+    return QrCode(source, code.symbol_size(scale=4)[0])
+
+
+def version(match_id: int) -> str:
+    """Name the state a match is in by its latest change: a correction changes no count."""
+    matches.load_row(get_db(), match_id)
+    query = "select max(id) from changes where match_id = ?"
+    (latest,) = get_db().execute(query, [match_id]).fetchone()
+    return str(latest or 0)
+
+
+def sheet_of(match_id: int, current: str) -> dict[str, Any]:
+    """Return what the live sheet shows: the banner, the totals and the latest rounds."""
+    played = matches.load(get_db(), match_id)
+    return {
+        "match": played,
+        "rows": played.played()[-played.scorer.recent :],
+        "version": current,
+        # Read-only, even on the scoring phone: this page is for showing the table.
+        "can_score": False,
+        **amendments(match_id),
+    }
+
+
+@bp.get("/matches/<int:match_id>/live")
+def live(match_id: int) -> ResponseReturnValue:
+    """Show the match to the table; the page asks for the new sheet every few seconds."""
+    return render_template("live.html", **sheet_of(match_id, version(match_id)))
+
+
+@bp.get("/matches/<int:match_id>/live/sheet")
+def sheet(match_id: int) -> ResponseReturnValue:
+    """Answer the live page: nothing (204) if the match is as it last saw it, else the sheet."""
+    current = version(match_id)
+    if request.args.get("since") == current:
+        response = Response(status=204)
+    else:
+        response = Response(render_template("_live_sheet.html", **sheet_of(match_id, current)))
+    response.cache_control.no_store = True
+    return response
