@@ -53,6 +53,14 @@ class Option:
         """Say whether the option is a switch that follows other options unless set."""
         return self.is_flag and callable(self.default)
 
+    def shown(self, value: Any) -> str:
+        """Say a value of this option as a page shows it: its choice's label, yes or no."""
+        if self.is_flag:
+            return _("yes") if value else _("no")
+        if self.choice_labels and value in self.choices:
+            return str(self.choice_labels[self.choices.index(value)])
+        return str(value)
+
     def default_for(self, players: tuple[str, ...], chosen: Mapping[str, Any]) -> Any:
         """Return the default in force for these players and the options chosen so far."""
         return self.default(players, chosen) if callable(self.default) else self.default

@@ -22,7 +22,10 @@ from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
 from .belote_rules import (
     ALL_TRUMP,
     ANNOUNCEMENTS,
+    CAPOT,
+    FALL,
     LITIGE,
+    MADE,
     NO_TRUMP,
     NUMBERED_CONTRACTS,
     RANKS,
@@ -219,6 +222,15 @@ class BeloteRoundForm(RoundForm):
         return None
 
 
+RESULT_WORDS = {
+    MADE: lazy("made"),
+    FALL: lazy("fall"),
+    LITIGE: lazy("litige"),
+    CAPOT: lazy("capot"),
+}
+"""A deal's result in the sheet's own words (litige and capot as players say them)."""
+
+
 class Belote(Scorer):
     """Belote and Coinche for two teams of two: deals scored into a running total to a target."""
 
@@ -383,6 +395,10 @@ class Belote(Scorer):
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one deal."""
         return read_deal(table, data)
+
+    def result_word(self, result: str) -> str:
+        """Say a deal's result as the sheet writes it beside the deal: made, fall, litige…"""
+        return str(RESULT_WORDS[result])
 
     def summary(self, deal: Mapping[str, Any]) -> str:
         """Say who took what in a few words: "South · 100 ♥ · coinche"."""

@@ -250,6 +250,7 @@ class Gaigel(Scorer):
             lazy("Mode"),
             default="teams",
             choices=("teams", "three"),
+            choice_labels=(lazy("Two teams (4 or 6)"), lazy("Three players")),
             help=lazy("Two teams on a slate, or three players in the tournament scoring."),
         ),
         Option(

@@ -46,6 +46,16 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return speaking.get().ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate a message whose meaning its context settles ("Second" of the dominoes)."""
+    return speaking.get().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """Translate a message with a context that changes with a count."""
+    return speaking.get().npgettext(context, singular, plural, n)
+
+
 class lazy:  # noqa: N801 - read like the function it stands for, as gettext_lazy is
     """A message translated each time it is read: a label defined when a module loads."""
 

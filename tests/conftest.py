@@ -1,16 +1,22 @@
-"""Fixtures: an app over a temporary database, its test client, and helpers to start matches."""
+"""Fixtures: an app over a temporary database, its test client, helpers to start matches, and
+the one Chromium every browser test shares."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Browser, sync_playwright
 
 from app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -81,3 +87,22 @@ def new_match(client: FlaskClient) -> Callable[..., dict[str, Any]]:
         return response.json
 
     return start
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Launch Debian's Chromium once for every browser test: Playwright's sync API runs one
+    instance at a time. Under CI a missing Chromium fails the run instead of skipping."""
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            # The machine has no network beyond localhost: keep Chromium from reaching for it.
+            args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
+        )
+        yield chromium
+        chromium.close()

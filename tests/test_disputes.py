@@ -794,7 +794,7 @@ def test_gaigel_rules_link_the_gaigel_deal_and_the_strokes(client: FlaskClient) 
     )
     shown = rules_page(client, match_id)
     assert shown["options"] == (
-        "This match: mode teams · strokes 3 · five sevens win no · auf Farbe wins yes. These stay "
+        "This match: mode Two teams (4 or 6) · strokes 3 · five sevens win no · auf Farbe wins yes. These stay "
         "as they were when the match started."
     )
     assert shown["rules"]["Giving strokes"]["text"].startswith("Until all 3 strokes are given,")
@@ -813,7 +813,7 @@ def test_three_player_gaigel_rules(client: FlaskClient) -> None:
     match_id = start(client, "gaigel", PLAYERS, mode="three")
     play(client, match_id, {"card_points": {"Ana": 60, "Bo": 40, "Cy": 20}})
     shown = rules_page(client, match_id)
-    assert shown["options"].startswith("This match: mode three")
+    assert shown["options"].startswith("This match: mode Three players")
     assert {title: rule["text"] for title, rule in shown["rules"].items()} == {
         "Game points": "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick "
         "gets 0 and the others 6 and 3; one player alone with tricks gets 9. Ties cut.",

@@ -87,6 +87,19 @@ def test_translations_keep_their_placeholders(language: str) -> None:
     assert not broken, f"{len(broken)} translations change placeholders: {broken[:3]}"
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_template_translations_have_no_stray_percent_sign(language: str) -> None:
+    """Templates fill every message with `%` (new-style gettext): a lone % would break the page."""
+    stray = re.compile(r"%(?!\([a-z_]+\)s|%)")
+    broken = []
+    for message in catalog(language):
+        if not message.id or not any(path.endswith(".html") for path, _ in message.locations):
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        broken += [string for string in strings if stray.search(string or "")]
+    assert not broken, f"{len(broken)} template translations with a lone %: {broken[:3]}"
+
+
 # --- no template text outside the catalog ------------------------------------------------------
 
 UNTRANSLATED_WORDS = {"Tablescore", "Rami", "Belote", "Barbu", "Gaigel", "Porrazo"}

@@ -42,6 +42,11 @@ def chosen() -> str:
 def register(app: Flask) -> None:
     """Choose each request's language for the templates (Flask-Babel) and the scorers."""
     babel.init_app(app, locale_selector=chosen)
+    # Templates translate through the catalog chosen once per request: Flask-Babel's own
+    # callables look the language up again for each of the hundred messages of a page.
+    app.jinja_env.install_gettext_callables(
+        words._, words.ngettext, newstyle=True, pgettext=words.pgettext, npgettext=words.npgettext
+    )
     app.register_blueprint(bp)
     app.before_request(lambda: words.speak(chosen()))
 
