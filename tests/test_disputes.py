@@ -794,8 +794,8 @@ def test_gaigel_rules_link_the_gaigel_deal_and_the_strokes(client: FlaskClient) 
     )
     shown = rules_page(client, match_id)
     assert shown["options"] == (
-        "This match: mode Two teams (4 or 6) · strokes 3 · five sevens win no · auf Farbe wins yes. These stay "
-        "as they were when the match started."
+        "This match: mode Two teams (4 or 6) · strokes 3 · five sevens win no · auf Farbe wins "
+        "yes. These stay as they were when the match started."
     )
     assert shown["rules"]["Giving strokes"]["text"].startswith("Until all 3 strokes are given,")
     assert {title: rule["applied"] for title, rule in shown["rules"].items()} == {
