@@ -91,8 +91,8 @@ def new_match(client: FlaskClient) -> Callable[..., dict[str, Any]]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for every browser test: Playwright's sync API runs one
-    instance at a time. Under CI a missing Chromium fails the run instead of skipping."""
+    """Launch Debian's Chromium once for all browser tests: Playwright's sync API runs one only."""
+    # Under CI a missing Chromium fails the run instead of skipping.
     if not Path(CHROMIUM).exists():
         message = f"{CHROMIUM} is missing: apt-get install chromium"
         if os.environ.get("CI"):

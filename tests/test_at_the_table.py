@@ -274,11 +274,14 @@ def test_the_match_page_shows_the_table_the_live_view(
         assert section.find("h2").text() == "Show the table"
         assert "data-keep-awake" in section.attrs
         assert section.find("figcaption").find("a").attrs["href"] == link
-        code = section.find("img")
+        code = section.find("div", "qr-code")
+        assert code.attrs["role"] == "img"
+        assert code.attrs["aria-label"] == "QR code of the live view’s address"
         drawn = segno.make(link, micro=False)
-        assert code.attrs["src"] == drawn.svg_data_uri(scale=4, dark="#1d1d1b", light="#ffffff")
-        assert code.attrs["width"] == code.attrs["height"] == str(drawn.symbol_size(scale=4)[0])
-        assert code.attrs["alt"]
+        side = drawn.symbol_size(scale=4)[0]
+        assert code.find("svg").attrs["viewbox"] == f"0 0 {side} {side}"
+        shown = phone.get(f"/matches/{match['id']}").get_data(as_text=True)
+        assert drawn.svg_inline(scale=4, dark="#1d1d1b", light="#ffffff", omitsize=True) in shown
 
 
 # --- the patterns page ------------------------------------------------------------------------

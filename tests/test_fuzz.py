@@ -263,7 +263,9 @@ IMPORT = "/api/import"
 def call_and_check(case: schemathesis.Case) -> None:
     """Send one generated request and check its answer: no 5xx, documented bodies as documented."""
     aim(case)
-    case.call_and_validate(checks=CHECKS)
+    # Schemathesis asks for gzip but reads the body as sent: ask for it plain. Compressed
+    # answers are checked against plain ones in tests/test_assets.py.
+    case.call_and_validate(checks=CHECKS, headers={"Accept-Encoding": "identity"})
 
 
 @schema.exclude(path=IMPORT).parametrize()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import segno
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 
 import matches
 
@@ -17,20 +18,14 @@ from .pages import amendments
 bp = Blueprint("live", __name__)
 
 
-class QrCode(NamedTuple):
-    """A QR code as an image: its data URI and its side in CSS pixels."""
-
-    src: str
-    size: int
-
-
 @bp.app_template_global()
 @lru_cache(maxsize=256)
-def qr_code(link: str) -> QrCode:
-    """Draw a link as a QR code once: the match page shows the same one at every round."""
+def qr_code(link: str) -> Markup:
+    """Draw a link as an inline SVG QR code, once: the match page shows it at every round."""
     code = segno.make(link, micro=False)
-    source = code.svg_data_uri(scale=4, dark="#1d1d1b", light="#ffffff")
-    return QrCode(source, code.symbol_size(scale=4)[0])
+    # A viewBox instead of a fixed size: the stylesheet sizes it to the phone.
+    drawn = code.svg_inline(scale=4, dark="#1d1d1b", light="#ffffff", omitsize=True)
+    return Markup(drawn)
 
 
 def version(match_id: int) -> str:
