@@ -346,3 +346,32 @@ def test_axe_finds_nothing_serious_on_any_page(
         found += [f"{path}: {problem}" for problem in serious(axe.run(page))]
     context.close()
     assert not found, "\n".join(found)
+
+
+# --- the keyboard ------------------------------------------------------------------------------
+
+
+def test_a_match_started_and_scored_with_the_keyboard_alone(page: Page, server: str):
+    """Everything works by keyboard: tab to each box, type, pick with arrows, Enter to send."""
+    page.goto(f"{server}/matches/new/rami")
+    page.locator("#players-0").focus()
+    page.keyboard.type("Ana")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Bo")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    # The outcome and winner are radio groups: arrows move the choice, as in any form.
+    page.locator("#winner-0").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#winner-0")).to_be_checked()
+    page.locator("#hands-1-points").focus()
+    page.keyboard.type("12")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "hands-1-melded", "Tab goes on in order"
+    page.locator("#hands-1-melded").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#hands-1-melded")).to_be_checked()
+    page.locator("#hands-1-points").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").first).to_have_text("Round 1 recorded.")
+    expect_totals(page, "0", "12")
