@@ -6,9 +6,11 @@ a refused change is refused the same way everywhere and leaves the database as i
 
 from __future__ import annotations
 
+import threading
 import uuid
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -16,7 +18,7 @@ from sqlite_utils import Database
 
 import access
 import store
-from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table
+from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.words import _
 
@@ -148,9 +150,49 @@ def played(
     return Match(row["id"], row["uid"], scorer, table, row["created_utc"], rounds, replay)
 
 
+class Replayed:
+    """The matches replayed lately, by database file, match, latest change and language.
+
+    The scoring phone after each round, the live view every few seconds and every phone
+    watching ask for the same replay again and again; a change, being logged, makes a new key.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.kept: OrderedDict[Hashable, Match] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Match | None:
+        """Return the match replayed under this key, if it is still kept."""
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+            return found
+
+    def keep(self, key: Hashable, match: Match) -> None:
+        """Keep a replay, forgetting the one used least lately when full."""
+        with self.lock:
+            self.kept[key] = match
+            if len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+
+REPLAYED = Replayed(size=64)
+
+
 def load(db: Database, match_id: int) -> Match:
-    """Read a match and replay its rounds."""
-    return played(*stored(db, match_id))
+    """Read a match and replay its rounds, or reuse the replay of the state it is in."""
+    if not 0 < match_id <= LARGEST_ID:
+        raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
+    key = (store.path_of(db), match_id, store.latest_change(db, match_id), words.speaking.get())
+    found = REPLAYED.get(key)
+    if found is None:
+        found = played(*stored(db, match_id))
+        REPLAYED.keep(key, found)
+    # The caller's own Match (what it records or hands out stays its own); rounds and replay
+    # are shared and only read.
+    return replace(found)
 
 
 # Each change replays the match once: the rounds as they will be stored, checked before any

@@ -130,6 +130,16 @@ def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
     return next((team for team, members in (teams or {}).items() if name in members), name)
 
 
+def path_of(db: Database) -> str:
+    """Return the file a connection reads: replays kept in memory are told apart by it."""
+    return db.execute("pragma database_list").fetchone()[2]
+
+
+def latest_change(db: Database, match_id: int) -> int | None:
+    """Return the id of the latest change made to a match: every change moves it on."""
+    return db.execute("select max(id) from changes where match_id = ?", [match_id]).fetchone()[0]
+
+
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     """Return a match row with its JSON columns decoded, or None."""
     rows = list(db.query("select * from matches where id = ?", [match_id]))

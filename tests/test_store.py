@@ -11,6 +11,8 @@ import matches
 import store
 from app import create_app
 from migrations import migrations
+from scorers import words
+from web import get_db
 
 ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "melded": True}}}
 
@@ -167,3 +169,30 @@ def test_two_phones_recording_at_once_both_count_in_order(tmp_path):
     assert [c["n"] for c in store.changes(first, match_id)] == [1, 2, 3, 4]
     assert store.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 10}
     first.close()
+
+
+def test_a_kept_replay_is_only_reused_for_the_same_state_and_language(app, client, new_match):
+    """Replays kept in memory follow every change and each reader's language."""
+    match = new_match("rami", ("Ana", "Bo"))
+    rounds = f"/api/matches/{match['id']}/rounds"
+    hand = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "melded": True}}}
+    with app.app_context():
+        assert matches.load(get_db(), match["id"]).replay.totals == {"Ana": 0, "Bo": 0}
+        assert matches.load(get_db(), match["id"]) is not matches.load(get_db(), match["id"])
+    client.post(rounds, json=hand)
+    with app.app_context():
+        assert matches.load(get_db(), match["id"]).replay.totals == {"Ana": 0, "Bo": 12}
+    client.put(f"{rounds}/1", json=hand | {"hands": {"Bo": {"points": 30, "melded": True}}})
+    with app.app_context():
+        english = matches.load(get_db(), match["id"])
+        assert english.replay.totals == {"Ana": 0, "Bo": 30}
+        words.speak("fr")
+        try:
+            french = matches.load(get_db(), match["id"]).replay.rounds[0].explanation
+        finally:
+            words.speak(None)
+        assert english.replay.rounds[0].explanation[0] == "Ana went out: 0."
+        assert french[0] != "Ana went out: 0."
+    client.delete(f"{rounds}/1")
+    with app.app_context():
+        assert matches.load(get_db(), match["id"]).rounds == []

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 import matches
+import store
 
 from . import get_db
 from .pages import amendments
@@ -31,9 +32,7 @@ def qr_code(link: str) -> Markup:
 def version(match_id: int) -> str:
     """Name the state a match is in by its latest change: a correction changes no count."""
     matches.load_row(get_db(), match_id)
-    query = "select max(id) from changes where match_id = ?"
-    (latest,) = get_db().execute(query, [match_id]).fetchone()
-    return str(latest or 0)
+    return str(store.latest_change(get_db(), match_id) or 0)
 
 
 def sheet_of(match_id: int, current: str) -> dict[str, Any]:
