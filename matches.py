@@ -6,11 +6,13 @@ a refused change is refused the same way everywhere and leaves the database as i
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -31,6 +33,18 @@ class Conflict(Exception):
     """The change does not fit the match as it stands (over, or a later round would break)."""
 
 
+class Stale(Exception):
+    """The round a phone asked to change is no longer the one it saw (If-Match failed)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The round a phone saw and means to change: its stable id and its version."""
+
+    round_id: int
+    version: int
+
+
 @dataclass
 class Round:
     """A round as entered and stored, numbered by its place among the rounds that count."""
@@ -40,6 +54,10 @@ class Round:
     input: dict[str, Any]
     entered_utc: str
     corrected_utc: str | None
+    version: int = 1
+    """1 as entered, one more at each correction."""
+    removed_utc: str | None = None
+    """When it was taken out, for a removed round."""
 
 
 @dataclass
@@ -57,6 +75,15 @@ class Match:
     """The token a new match was started with: shown once, to the phone that started it."""
     recorded: int | None = None
     """The number of the round a change recorded or corrected."""
+    version: int = 0
+    """How many changes the match has had: it grows with every one."""
+    removed: list[Round] = field(default_factory=list)
+    """The rounds taken out and not put back, oldest removal first (numbered where they stood
+    when removed)."""
+    rematch_of: int | None = None
+    """The match this one plays again, if it is a rematch."""
+    rematched_by: int | None = None
+    """The match started to play this one again, if any."""
 
     def played(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
@@ -87,29 +114,104 @@ def scorer_for(game: Any) -> Scorer:
     return GAMES[game]
 
 
-def start(db: Database, data: Any, device: str | None = None) -> Match:
-    """Check and store a new match, and give the phone that started it its scorer token."""
+def start(
+    db: Database,
+    data: Any,
+    device: str | None = None,
+    key: str | None = None,
+    rematch_of: int | None = None,
+) -> Match:
+    """Check and store a new match, and give the phone that started it its scorer token.
+
+    A start sent again with the same key (a double tap) starts nothing more: it answers the
+    match the first one started, with a new token for this phone (tokens are never kept).
+    """
     if not isinstance(data, dict):
         raise Refusal(_("A match must be an object with game, players and options."))
     scorer = scorer_for(data.get("game"))
-    table = scorer.read_table(data)
-    at = store.now_utc()
+    asked = fingerprint("start", None, data)
     with store.writing(db):
-        match_id = store.insert_match(
-            db,
-            uid=uuid.uuid4().hex,
-            game=scorer.id,
-            options=dict(table.options),
-            variant=scorer.variant_key(table.options),
-            players=table.players,
-            teams=table.teams,
-            totals=scorer.replay(table, []).totals,
-            at=at,
-        )
+        done = store.started_with(db, key) if key else None
+        if done is not None:
+            match_id, first = done
+            if first != asked:
+                raise Conflict(
+                    _(
+                        "This Idempotency-Key already started another match; nothing was "
+                        "started. Send this match with a new key."
+                    )
+                )
+        else:
+            table = scorer.read_table(data)
+            at = store.now_utc()
+            match_id = store.insert_match(
+                db,
+                uid=uuid.uuid4().hex,
+                game=scorer.id,
+                options=dict(table.options),
+                variant=scorer.variant_key(table.options),
+                players=table.players,
+                teams=table.teams,
+                totals=scorer.replay(table, []).totals,
+                at=at,
+                rematch_of=rematch_of,
+            )
+            if key:
+                store.remember_start(db, key, asked, match_id, at)
         token = access.issue(db, match_id, device or _("the phone that started it"))
     match = load(db, match_id)
     match.scorer_token = token
     return match
+
+
+SEATINGS = ("same", "rotate")
+"""How a rematch seats the table: as before, or each one seat further round."""
+
+
+def rematch(db: Database, match_id: int, seating: Any = "same", device: str | None = None) -> Match:
+    """Start the same game again with the same table and options, seated as asked.
+
+    A match is played again once: asking again answers the rematch already started.
+    """
+    if seating not in SEATINGS:
+        raise Refusal.at(
+            "seating",
+            _("Seating is {same} or {rotate}.").format(same=repr("same"), rotate=repr("rotate")),
+        )
+    old = load(db, match_id)
+    if old.replay.status != FINISHED:
+        raise Conflict(_("This match is still being played: finish it before playing again."))
+    already = store.rematched_by(db, match_id)
+    if already is not None:
+        again = load(db, already)
+        with store.writing(db):
+            again.scorer_token = access.issue(db, already, device or _("the phone that started it"))
+        return again
+    # Two phones asking at once start one rematch between them.
+    key = f"rematch of {match_id}"
+    return start(db, rematch_data(old, seating), device, key=key, rematch_of=match_id)
+
+
+def rematch_data(old: Match, seating: str) -> dict[str, Any]:
+    """Write the start of a rematch: the same game, options and table, seated as asked."""
+    turn = 1 if seating == "rotate" else 0
+    players = list(old.table.players)
+    players = players[turn:] + players[:turn]
+    options = dict(old.table.options)
+    known = {option.name for option in old.scorer.options}
+    # The deal goes on round the table: whoever would deal next deals first.
+    if "first_dealer" in known and old.replay.state.get("dealer") in players:
+        options["first_dealer"] = old.replay.state["dealer"]
+    data: dict[str, Any] = {"game": old.scorer.id, "options": options}
+    if old.table.teams is None:
+        data["players"] = players
+    else:
+        # Partners alternate round the table: each team lists its players in their new seats.
+        teams: dict[str, list[str]] = {}
+        for player in players:
+            teams.setdefault(old.table.team_of(player), []).append(player)
+        data["teams"] = teams
+    return data
 
 
 LARGEST_ID = 2**63 - 1
@@ -134,10 +236,26 @@ def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Rou
         teams=None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
     )
     rounds = [
-        Round(r["id"], n, r["input"], r["entered_utc"], r["corrected_utc"])
+        Round(r["id"], n, r["input"], r["entered_utc"], r["corrected_utc"], r["version"])
         for n, r in enumerate(store.live_rounds(db, match_id), start=1)
     ]
     return row, table, rounds
+
+
+def removed(db: Database, match_id: int) -> list[Round]:
+    """Read the rounds taken out of a match and not put back, oldest removal first."""
+    return [
+        Round(
+            r["id"],
+            r["n"],
+            r["input"],
+            r["entered_utc"],
+            r["corrected_utc"],
+            r["version"],
+            r["removed_utc"],
+        )
+        for r in store.removed_rounds(db, match_id)
+    ]
 
 
 def played(
@@ -147,7 +265,16 @@ def played(
     scorer = GAMES[row["game"]]
     if replay is None:
         replay = scorer.replay(table, [r.input for r in rounds])
-    return Match(row["id"], row["uid"], scorer, table, row["created_utc"], rounds, replay)
+    return Match(
+        row["id"],
+        row["uid"],
+        scorer,
+        table,
+        row["created_utc"],
+        rounds,
+        replay,
+        rematch_of=row.get("rematch_of"),
+    )
 
 
 class Replayed:
@@ -185,31 +312,92 @@ def load(db: Database, match_id: int) -> Match:
     """Read a match and replay its rounds, or reuse the replay of the state it is in."""
     if not 0 < match_id <= LARGEST_ID:
         raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
-    key = (store.path_of(db), match_id, store.latest_change(db, match_id), words.speaking.get())
+    version = store.match_version(db, match_id)
+    key = (store.path_of(db), match_id, version, words.speaking.get())
     found = REPLAYED.get(key)
     if found is None:
         found = played(*stored(db, match_id))
+        found.version, found.removed = version, removed(db, match_id)
         REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
-    # are shared and only read.
-    return replace(found)
+    # are shared and only read. A rematch is another match's change, so it is read anew.
+    return replace(found, rematched_by=store.rematched_by(db, match_id))
 
 
 # Each change replays the match once: the rounds as they will be stored, checked before any
 # write. The cached status on the row says whether the match is over without a replay.
 
 
+def fingerprint(action: str, n: int | None, data: Any) -> str:
+    """Say what a request asks, as a digest: a key sent again must ask the same."""
+    asked = json.dumps([action, n, data], sort_keys=True, default=str)
+    return hashlib.sha256(asked.encode()).hexdigest()
+
+
+def replayed(
+    db: Database, match_id: int, key: str | None, action: str, asked: str
+) -> store.Request | None:
+    """Return the change this key already made, refusing a key sent with another request."""
+    done = store.replayed_request(db, match_id, key) if key else None
+    if (
+        done is not None
+        and done.fingerprint is not None
+        and (done.action, done.fingerprint)
+        != (
+            action,
+            asked,
+        )
+    ):
+        raise Conflict(
+            _(
+                "This Idempotency-Key was already used for another change to this match; "
+                "nothing was changed. Send this change with a new key."
+            )
+        )
+    return done
+
+
+def check_seen(scorer: Scorer, rounds: Sequence[Round], n: int, seen: Seen | None) -> Round:
+    """Return round n, refusing the change if it is not the round, or the version, it saw."""
+    current = numbered(rounds, n)
+    if seen is not None and (current.id, current.version) != (seen.round_id, seen.version):
+        raise Stale(
+            _(
+                "{round} {n} changed since this phone read it (another phone corrected or "
+                "removed a round); nothing was changed. Reload the match and try again."
+            ).format(round=scorer.round_name, n=n)
+        )
+    return current
+
+
 def add_round(
-    db: Database, match_id: int, data: Any, device: str | None = None, key: str | None = None
+    db: Database,
+    match_id: int,
+    data: Any,
+    device: str | None = None,
+    key: str | None = None,
+    expected: int | None = None,
 ) -> Match:
-    """Record the next round, unless the match is over or this request was already made."""
+    """Record the next round, unless the match is over or this request was already made.
+
+    `expected` is the number the round was entered as: a form left open while the match moved
+    on (Back, another phone) is refused instead of recording the round in the wrong place.
+    """
     with store.writing(db):
         row, table, rounds = stored(db, match_id)
-        done = store.replayed_round(db, match_id, key) if key else None
+        asked = fingerprint("add", None, data)
+        done = replayed(db, match_id, key, "add", asked)
         if done is not None:
             match = played(row, table, rounds)
-            match.recorded = next((r.n for r in rounds if r.id == done), None)
-            return match
+            match.recorded = next((r.n for r in rounds if r.id == done.round_id), None)
+            if match.recorded is None:
+                raise Conflict(
+                    _(
+                        "The round this request recorded was removed since; nothing was "
+                        "changed. Restore it from the sheet, or send it again with a new key."
+                    )
+                )
+            return with_extras(db, match)
         scorer = GAMES[row["game"]]
         if row["status"] == FINISHED:
             raise Conflict(
@@ -217,49 +405,102 @@ def add_round(
                     banner=scorer.banner(played(row, table, rounds).replay)
                 )
             )
-        entered = scorer.read_round(table, data)
         n = len(rounds) + 1
+        if expected is not None and expected != n:
+            raise Conflict(
+                _(
+                    "This form was for {round} {expected}, but the match is at {round} {n} "
+                    "now (another phone, or a page left open); nothing was recorded. Check "
+                    "the sheet, then record this {round} again if it is still missing."
+                ).format(round=scorer.round_word, expected=expected, n=n)
+            )
+        entered = scorer.read_round(table, data)
         inputs = [*(r.input for r in rounds), entered]
         replay = checked_replay(scorer, table, inputs, changed=n)
         at = store.now_utc()
         round_id = store.insert_round(db, match_id, entered, at)
         if key:
-            store.remember_key(db, match_id, key, round_id, at)
+            store.remember_key(db, match_id, key, store.Request("add", asked, round_id), at)
         rounds.append(Round(round_id, n, entered, at, None))
         change = store.Change("add", n, round_id, entered, None, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
 def correct_round(
-    db: Database, match_id: int, n: int, data: Any, device: str | None = None
+    db: Database,
+    match_id: int,
+    n: int,
+    data: Any,
+    device: str | None = None,
+    key: str | None = None,
+    seen: Seen | None = None,
 ) -> Match:
     """Replace round n as entered; every later round is scored again."""
     with store.writing(db):
         row, table, rounds = stored(db, match_id)
-        old = numbered(rounds, n)
+        asked = fingerprint("correct", n, data)
+        if replayed(db, match_id, key, "correct", asked) is not None:
+            match = played(row, table, rounds)
+            match.recorded = n
+            return with_extras(db, match)
         scorer = GAMES[row["game"]]
+        old = check_seen(scorer, rounds, n, seen)
         entered = scorer.read_round(table, data)
         at = store.now_utc()
-        rounds[n - 1] = Round(old.id, n, entered, old.entered_utc, at)
+        rounds[n - 1] = Round(old.id, n, entered, old.entered_utc, at, old.version + 1)
         replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
         store.replace_round(db, old.id, entered, at)
+        if key:
+            store.remember_key(db, match_id, key, store.Request("correct", asked, old.id), at)
         change = store.Change("correct", n, old.id, entered, old.input, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
-def remove_round(db: Database, match_id: int, n: int, device: str | None = None) -> Match:
+def remove_round(
+    db: Database,
+    match_id: int,
+    n: int,
+    device: str | None = None,
+    key: str | None = None,
+    seen: Seen | None = None,
+) -> Match:
     """Take round n out of the match; every later round is scored again."""
     with store.writing(db):
         row, table, rounds = stored(db, match_id)
-        old = numbered(rounds, n)
+        asked = fingerprint("remove", n, None)
+        if replayed(db, match_id, key, "remove", asked) is not None:
+            return with_extras(db, played(row, table, rounds))
+        scorer = GAMES[row["game"]]
+        old = check_seen(scorer, rounds, n, seen)
         kept = [r for r in rounds if r.n != n]
-        rounds = [
-            Round(r.id, i, r.input, r.entered_utc, r.corrected_utc) for i, r in enumerate(kept, 1)
-        ]
-        replay = checked_replay(GAMES[row["game"]], table, [r.input for r in rounds], None)
+        rounds = [replace(r, n=i) for i, r in enumerate(kept, 1)]
+        replay = checked_replay(scorer, table, [r.input for r in rounds], None)
         at = store.now_utc()
         store.mark_removed(db, old.id, at)
+        if key:
+            store.remember_key(db, match_id, key, store.Request("remove", asked, old.id), at)
         change = store.Change("remove", n, old.id, None, old.input, at, device)
+        return remember(db, played(row, table, rounds, replay), change)
+
+
+def restore_round(db: Database, match_id: int, round_id: int, device: str | None = None) -> Match:
+    """Put a removed round back where it stood; every later round is scored again."""
+    with store.writing(db):
+        row, table, rounds = stored(db, match_id)
+        back = next((r for r in removed(db, match_id) if r.id == round_id), None)
+        if back is None:
+            raise NotFound(
+                _("This match has no removed round {id} to restore.").format(id=round_id)
+            )
+        # Rounds count in the order they were entered, so it goes back where it stood.
+        live = sorted([*rounds, back], key=lambda r: r.id)
+        rounds = [replace(r, n=i) for i, r in enumerate(live, 1)]
+        n = next(r.n for r in rounds if r.id == round_id)
+        scorer = GAMES[row["game"]]
+        replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
+        at = store.now_utc()
+        store.mark_restored(db, round_id)
+        change = store.Change("restore", n, round_id, back.input, None, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
@@ -303,6 +544,13 @@ def remember(db: Database, match: Match, change: store.Change) -> Match:
         at=change.at,
     )
     match.recorded = None if change.action == "remove" else change.n
+    return with_extras(db, match)
+
+
+def with_extras(db: Database, match: Match) -> Match:
+    """Give a match read inside a change its version and its removed rounds."""
+    match.version = store.match_version(db, match.id)
+    match.removed = removed(db, match.id)
     return match
 
 

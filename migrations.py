@@ -274,3 +274,33 @@ def m005_players(db: Database) -> None:
         GROUP BY s.player_key, o.player_key
         """
     )
+
+
+@migrations()
+def m006_safe_changes(db: Database) -> None:
+    """Number each round's versions, fingerprint replayed requests, key match starts, and link
+    a rematch to the match it follows."""
+    # A correction makes a new version of a round: a phone changing round 3 names the version
+    # it saw, so it never overwrites a correction it has not seen.
+    db.table("rounds").add_column("version", int, not_null_default=1)
+    db.execute(
+        """
+        UPDATE rounds SET version = 1 + (
+            SELECT count(*) FROM changes c WHERE c.round_id = rounds.id AND c.action = 'correct'
+        )
+        """
+    )
+    # The same key with another request is refused; keys kept before had no fingerprint and
+    # answer as they always did.
+    db.table("replays").add_column("action", str)
+    db.table("replays").add_column("fingerprint", str)
+    # A double tap on "Start the match" carries the same key twice and starts one match.
+    db.table("starts").create(
+        {"key": str, "fingerprint": str, "match_id": int, "at_utc": str},
+        pk="key",
+        not_null=["fingerprint", "match_id", "at_utc"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.table("matches").add_column("rematch_of", int)
+    db.table("matches").create_index(["rematch_of"])

@@ -76,6 +76,7 @@ def insert_match(
     teams: Any,
     totals: dict,
     at: str,
+    rematch_of: int | None = None,
 ) -> int:
     """Store a new match with its seats, the totals it starts from, and what it counts for
     its players; `variant` holds the options that keep its statistics apart."""
@@ -96,6 +97,7 @@ def insert_match(
                 "winner": None,
                 "totals_json": json.dumps(totals),
                 "rounds_played": 0,
+                "rematch_of": rematch_of,
             }
         )
         .last_pk
@@ -135,9 +137,10 @@ def path_of(db: Database) -> str:
     return db.execute("pragma database_list").fetchone()[2]
 
 
-def latest_change(db: Database, match_id: int) -> int | None:
-    """Return the id of the latest change made to a match: every change moves it on."""
-    return db.execute("select max(id) from changes where match_id = ?", [match_id]).fetchone()[0]
+def match_version(db: Database, match_id: int) -> int:
+    """Return how many changes a match has had: every change moves its version on."""
+    query = "select count(*) from changes where match_id = ?"
+    return db.execute(query, [match_id]).fetchone()[0]
 
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
@@ -160,14 +163,33 @@ def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return the rounds that count, in the order they were entered, with their input decoded."""
     # Every change reads them all, so only the columns a replay needs are read and decoded.
     rows = db.execute(
-        "select id, input_json, entered_utc, corrected_utc from rounds "
+        "select id, input_json, entered_utc, corrected_utc, version from rounds "
         "where match_id = ? and removed_utc is null order by id",
         [match_id],
     )
     return [
-        {"id": n, "input": orjson.loads(text), "entered_utc": entered, "corrected_utc": corrected}
-        for n, text, entered, corrected in rows
+        {
+            "id": n,
+            "input": orjson.loads(text),
+            "entered_utc": entered,
+            "corrected_utc": corrected,
+            "version": version,
+        }
+        for n, text, entered, corrected, version in rows
     ]
+
+
+def removed_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return the rounds taken out of a match and not put back, in the order they were removed."""
+    # Numbered where each stood when it was last removed, as the log says.
+    query = """
+        select r.id, r.input_json, r.entered_utc, r.corrected_utc, r.removed_utc, r.version,
+            (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
+             order by c.id desc limit 1) as n
+        from rounds r where r.match_id = ? and r.removed_utc is not null
+        order by r.removed_utc, r.id
+    """
+    return [decoded(row) for row in db.query(query, [match_id])]
 
 
 # Every change to a match writes through these two: sqlite-utils' own insert and update first
@@ -195,13 +217,21 @@ def insert_round(db: Database, match_id: int, entered: dict, at: str) -> int:
 
 
 def replace_round(db: Database, round_id: int, entered: dict, at: str) -> None:
-    """Store a correction as the round's input; the log keeps the version it replaces."""
-    update(db, "rounds", round_id, {"input_json": json.dumps(entered), "corrected_utc": at})
+    """Store a correction as the round's next version; the log keeps the version it replaces."""
+    db.execute(
+        "update rounds set input_json = ?, corrected_utc = ?, version = version + 1 where id = ?",
+        [json.dumps(entered), at, round_id],
+    )
 
 
 def mark_removed(db: Database, round_id: int, at: str) -> None:
     """Take a round out of play without forgetting it."""
     update(db, "rounds", round_id, {"removed_utc": at})
+
+
+def mark_restored(db: Database, round_id: int) -> None:
+    """Put a removed round back in play; the log keeps when it was removed and restored."""
+    update(db, "rounds", round_id, {"removed_utc": None})
 
 
 @dataclass(frozen=True)
@@ -236,17 +266,45 @@ def log_change(db: Database, match_id: int, made: Change) -> None:
     )
 
 
-def replayed_round(db: Database, match_id: int, key: str) -> int | None:
-    """Return the round a request with this idempotency key already made, if any."""
-    rows = list(
-        db.query("select round_id from replays where match_id = ? and key = ?", [match_id, key])
-    )
-    return rows[0]["round_id"] if rows else None
+@dataclass(frozen=True)
+class Request:
+    """A change already made under an idempotency key: what it did, to which round."""
+
+    action: str | None
+    """add, correct or remove; None for a key kept before requests were told apart."""
+    fingerprint: str | None
+    round_id: int
 
 
-def remember_key(db: Database, match_id: int, key: str, round_id: int, at: str) -> None:
-    """Note which round a request's idempotency key made."""
-    add(db, "replays", {"match_id": match_id, "key": key, "round_id": round_id, "at_utc": at})
+def replayed_request(db: Database, match_id: int, key: str) -> Request | None:
+    """Return the change a request with this idempotency key already made, if any."""
+    query = "select action, fingerprint, round_id from replays where match_id = ? and key = ?"
+    row = db.execute(query, [match_id, key]).fetchone()
+    return Request(*row) if row else None
+
+
+def remember_key(db: Database, match_id: int, key: str, made: Request, at: str) -> None:
+    """Note which change a request's idempotency key made."""
+    row = {"match_id": match_id, "key": key, "round_id": made.round_id, "at_utc": at}
+    add(db, "replays", row | {"action": made.action, "fingerprint": made.fingerprint})
+
+
+def started_with(db: Database, key: str) -> tuple[int, str] | None:
+    """Return the match a start with this idempotency key made, and that start's fingerprint."""
+    row = db.execute("select match_id, fingerprint from starts where key = ?", [key]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def remember_start(db: Database, key: str, fingerprint: str, match_id: int, at: str) -> None:
+    """Note which match a start's idempotency key made."""
+    add(db, "starts", {"key": key, "fingerprint": fingerprint, "match_id": match_id, "at_utc": at})
+
+
+def rematched_by(db: Database, match_id: int) -> int | None:
+    """Return the match started as this one's rematch, if one was."""
+    query = "select id from matches where rematch_of = ? order by id limit 1"
+    row = db.execute(query, [match_id]).fetchone()
+    return row[0] if row else None
 
 
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ import io
 import json
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
@@ -130,7 +131,11 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         "players": list(match.table.players),
         "teams": None if teams is None else dict(teams),
         "created_at": match.created_utc,
-        "rounds": [round_json(stored, result) for stored, result in match.played()],
+        # A round's id is this installation's own: the round records stand for it.
+        "rounds": [
+            {key: value for key, value in round_json(stored, result).items() if key != "id"}
+            for stored, result in match.played()
+        ],
         "totals": match.replay.totals,
         "status": match.replay.status,
         "winner": match.replay.winner,
@@ -361,8 +366,10 @@ def follow(
         records.append(Record(entered, at))
         live.append(len(records) - 1)
         return Entry(action, len(live), len(records) - 1, entered, None, at, device)
+    if action == "restore":
+        return restored(records, live, given.get("round_ref"), at, device)
     if action not in ("correct", "remove"):
-        raise Refusal.at("action", _("The action must be add, correct or remove."))
+        raise Refusal.at("action", _("The action must be add, correct, remove or restore."))
     if not isinstance(n, int) or not 1 <= n <= len(live):
         missing = (
             _("There is no round {n} to correct: {count} are played.")
@@ -379,6 +386,19 @@ def follow(
         record.removed_at = at
         live.pop(n - 1)
     return entry
+
+
+def restored(
+    records: list[Record], live: list[int], ref: Any, at: str, device: str | None
+) -> Entry:
+    """Put a removed record back among the rounds that count, where it was entered."""
+    if not isinstance(ref, int) or not 0 <= ref < len(records) or ref in live:
+        raise Refusal.at("round_ref", _("Only a removed round can be restored."))
+    record = records[ref]
+    record.removed_at = None
+    live.append(ref)
+    live.sort()
+    return Entry("restore", live.index(ref) + 1, ref, record.input, None, at, device)
 
 
 def read_input(scorer: Scorer, table: Table, given: dict[str, Any]) -> dict[str, Any]:
@@ -495,13 +515,15 @@ def keep(db: Database, match: Incoming) -> int:
         at=match.created_at,
     )
     round_ids = []
-    for record in match.records:
+    corrections = Counter(entry.ref for entry in match.log if entry.action == "correct")
+    for ref, record in enumerate(match.records):
         # Stored the way it happened: entered, then corrected, then removed.
         round_id = store.insert_round(db, match_id, record.input, record.entered_at)
         if record.corrected_at:
             store.replace_round(db, round_id, record.input, record.corrected_at)
         if record.removed_at:
             store.mark_removed(db, round_id, record.removed_at)
+        store.update(db, "rounds", round_id, {"version": 1 + corrections[ref]})
         round_ids.append(round_id)
     for entry in match.log:
         change = store.Change(

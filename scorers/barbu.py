@@ -262,6 +262,10 @@ class Barbu(Scorer):
         """Check one hand's shape; whose turn it is is checked on replay."""
         return read_hand(table, data)
 
+    def progress(self, table: Table, replay: Replay) -> str:
+        """Name the hand being entered out of the 28 a match plays: "Hand 20 of 28"."""
+        return _("Hand {n} of {hands}").format(n=len(replay.rounds) + 1, hands=HANDS)
+
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §3: the seven contracts, the doubles and the obligation."""
         texts = {
@@ -294,6 +298,13 @@ class Barbu(Scorer):
                     "pair, the difference of raw scores moves once (twice when redoubled)."
                 ),
                 lambda entered, _result: bool(entered["doubles"]),
+            ),
+            Rule(
+                _("Who deals"),
+                _(
+                    "The declarer deals each hand: {player} the first seven, then the player to "
+                    "the left (clockwise)."
+                ).format(player=options["first_declarer"]),
             ),
             Rule(
                 _("Obligation"),
@@ -332,12 +343,16 @@ class Barbu(Scorer):
                     for name, count in turn.doubles.items()
                 },
             }
-            result = RoundResult(net, [*explanation, *settled], dict(replay.totals), extra)
+            result = RoundResult(
+                net, [*explanation, *settled], dict(replay.totals), extra, turn.declarer
+            )
             if index + 1 == HANDS:
                 finish(replay, result.explanation)
             replay.rounds.append(result)
         if len(rounds) < HANDS:
             replay.state = Turn(table, rounds).state()
+        # The declarer deals; after the last hand the deal would go back to the first declarer.
+        replay.state["dealer"] = declarer_of(table, len(rounds))
         return replay
 
 

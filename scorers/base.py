@@ -14,6 +14,8 @@ from .words import _, lazy
 
 PLAYING = "playing"
 FINISHED = "finished"
+LEFT, RIGHT = 1, -1
+"""Which way the deal moves: players are seated in order, each next one on the left."""
 
 
 def seats(count: int) -> tuple[str, ...]:
@@ -177,6 +179,14 @@ class Table:
             ),
         )
 
+    def dealer(self, deals: int, step: int = LEFT) -> str:
+        """Return who deals once this many deals are over, the deal moving `step` seats a deal.
+
+        Matches started before the first dealer was an option deal first from the first seat.
+        """
+        first = self.players.index(self.options.get("first_dealer") or self.players[0])
+        return self.players[(first + step * deals) % len(self.players)]
+
 
 @dataclass
 class RoundResult:
@@ -186,6 +196,8 @@ class RoundResult:
     explanation: list[str]
     totals: dict[str, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    dealer: str | None = None
+    """Who dealt the round (in Barbu the declarer; in Porrazo whoever dealt when it was pegged)."""
 
 
 @dataclass
@@ -200,11 +212,27 @@ class Replay:
     ended_after: int | None = None
     """How many rounds had been played when the match ended, if it has."""
 
+    def name_dealers(self, table: Table, step: int = LEFT) -> None:
+        """Say who dealt each round and who deals the next, the deal moving `step` seats a round."""
+        for index, result in enumerate(self.rounds):
+            result.dealer = table.dealer(index, step)
+        self.state["dealer"] = table.dealer(len(self.rounds), step)
+
     def finish(self, winner: str | None) -> None:
         """End the match with the round being scored now."""
         self.status = FINISHED
         self.winner = winner
         self.ended_after = len(self.rounds) + 1
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One side in the score bar: its total, whether it leads, how far it is from the end."""
+
+    side: str
+    total: int
+    leads: bool
+    to_go: str | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +243,31 @@ class Rule:
     text: str
     applies: Callable[[Mapping[str, Any], RoundResult], bool] | None = None
     """Whether the rule produced a number in a round (entered, result); None for every round."""
+
+
+FIRST_DEALER = Option(
+    "first_dealer",
+    lazy("First dealer"),
+    default=lambda players, _chosen: players[0],
+    help=lazy("Who deals the first hand; the deal then moves to the next seat."),
+    player=True,
+)
+"""Every game but Barbu (whose declarer deals) lets the table say who deals first."""
+
+
+def dealing_rule(options: Mapping[str, Any], step: int) -> Rule:
+    """Write the "Who deals" rule: who dealt first and which way the deal moves."""
+    first = options.get("first_dealer") or _("the first player")
+    if step == LEFT:
+        text = _(
+            "First dealer: {player}. After each deal, the player to the left deals (clockwise)."
+        )
+    else:
+        text = _(
+            "First dealer: {player}. After each deal, the player to the right deals "
+            "(counter-clockwise)."
+        )
+    return Rule(_("Who deals"), text.format(player=first))
 
 
 class RoundImpossible(Exception):
@@ -272,6 +325,10 @@ class Scorer(ABC):
                 players, teams = read_teams(data.get("teams"), counts, self.name)
             else:
                 players = read_players(data.get("players"), counts, self.name)
+        if not players:
+            # Who deals first can only be checked against names that stand.
+            seated = {option.name for option in self.options if option.player}
+            options = {name: value for name, value in options.items() if name not in seated}
         with problems.collect():
             options = self.resolve_options(options, players or seats(counts[0]))
         problems.raise_any()
@@ -289,6 +346,32 @@ class Scorer(ABC):
     def variant(self, key: Mapping[str, Any]) -> str:
         """Name a variant from its key, in the reader's language."""
         return self.name
+
+    low_leads = False
+    """The lowest total leads (Rami), instead of the highest."""
+
+    def standings(self, table: Table, replay: Replay) -> list[Standing]:
+        """Say, for the score bar, each side's total, whether it leads and how far it is from
+        the end; nobody leads while every total is the same."""
+        totals = replay.totals
+        best = (min if self.low_leads else max)(totals.values(), default=0)
+        level = len(set(totals.values())) <= 1
+        return [
+            Standing(side, total, not level and total == best, self.to_go(table, replay, side))
+            for side, total in totals.items()
+        ]
+
+    def to_go(self, table: Table, replay: Replay, side: str) -> str | None:
+        """Say how far a side is from the end of the match: by default, points to the target."""
+        target = table.options.get("target")
+        if not isinstance(target, int) or replay.status == FINISHED:
+            return None
+        left = max(0, target - replay.totals[side])
+        return _("{points} to go").format(points=left)
+
+    def progress(self, table: Table, replay: Replay) -> str:
+        """Name the round being entered, as the score bar heads it: "Deal 5"."""
+        return _("{round} {n}").format(round=self.round_name, n=len(replay.rounds) + 1)
 
     def banner(self, replay: Replay) -> str:
         """Say who won a finished match, as the banner over its sheet does."""

@@ -18,7 +18,18 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
+from .base import (
+    FINISHED,
+    FIRST_DEALER,
+    RIGHT,
+    Option,
+    Replay,
+    RoundResult,
+    Rule,
+    Scorer,
+    Table,
+    dealing_rule,
+)
 from .belote_rules import (
     ALL_TRUMP,
     ANNOUNCEMENTS,
@@ -90,6 +101,9 @@ class BeloteRoundForm(RoundForm):
     belote = team_choice(lazy("Belote-rebelote"), nobody=True)
     capot = team_choice(lazy("Capot (all 8 tricks)"), nobody=True)
     counted = HiddenField(default="")
+    stored_points = HiddenField(default="")
+    """On a correction, each team's card points as stored ("82 70"): a box still showing its
+    stored value while the other was changed is the rest again, as when the deal was entered."""
     counting = team_choice(lazy("Count the cards won by"))
     announcement_values = ANNOUNCEMENTS
     ranks = RANKS
@@ -129,6 +143,7 @@ class BeloteRoundForm(RoundForm):
             {"points": entered["points"][team], "announcements": entered["announcements"][team]}
             for team in table.teams or {}
         ]
+        data["stored_points"] = " ".join(str(entered["points"][team]) for team in table.teams or {})
         if "contract" in entered:
             data |= {
                 "contract": str(entered["contract"]),
@@ -147,7 +162,7 @@ class BeloteRoundForm(RoundForm):
         deal: dict[str, Any] = {
             "taker": self.taker.data,
             "trump": self.trump.data,
-            "points": {team: e.points.data for team, e in sides if e.points.data is not None},
+            "points": self.typed_points(),
             "last_trick": self.last_trick.data or None,
             "belote": self.belote.data or None,
             "capot": self.capot.data or None,
@@ -159,6 +174,16 @@ class BeloteRoundForm(RoundForm):
             deal["coinche"] = self.coinche.data
             deal["taker_alone"] = self.taker_alone.data
         return deal
+
+    def typed_points(self) -> dict[str, int]:
+        """Return the card points typed; when correcting, a box left as stored while the other
+        changed is left out, so that it is the rest of the deal again."""
+        typed = {team: e.points.data for team, e in self.sides() if e.points.data is not None}
+        # A hidden value posted back may be anything: it only ever names points to compare.
+        shown = (self.stored_points.data or "").split()
+        stored = dict(zip(self.table.teams or {}, shown, strict=False))
+        changed = [team for team, points in typed.items() if str(points) != stored.get(team)]
+        return {changed[0]: typed[changed[0]]} if len(typed) == 2 and len(changed) == 1 else typed
 
     def follow_taps(self, formdata: Any) -> bool:
         """Add a quick announcement ("announce" = "team:value") or count a card ("count")."""
@@ -286,6 +311,7 @@ class Belote(Scorer):
             ),
             help=lazy("Classic only: coinche rounds by its rules (official always, maison never)."),
         ),
+        FIRST_DEALER,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -390,6 +416,7 @@ class Belote(Scorer):
                 ).format(target=options["target"]),
             )
         )
+        rules.append(dealing_rule(options, RIGHT))
         return rules
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -452,6 +479,8 @@ class Belote(Scorer):
             if replay.status != FINISHED:
                 settle(replay, table.options["target"], result.explanation)
             replay.rounds.append(result)
+        # French belote is played counter-clockwise: the deal passes to the right.
+        replay.name_dealers(table, RIGHT)
         return replay
 
 

@@ -218,18 +218,17 @@ class MatchForm(RefusalOnFields):
         """Return the match in the API's shape."""
         data: dict[str, Any] = {"game": self.scorer.id}
         if not self.in_teams:
-            data["players"] = seating = self.names_in(self.players)
+            data["players"] = self.names_in(self.players)
         else:
             names = [name.data.strip() for name, _players in self.team_boxes()]
             if len({name.casefold() for name in names}) < len(names):
                 raise Refusal.at("team_1", _("Each team needs its own name."))
             members = [self.names_in(players) for _name, players in self.team_boxes()]
             data["teams"] = dict(zip(names, members, strict=True))
-            seating = [name for pair in zip(*members, strict=False) for name in pair]
-        data["options"] = self.chosen_options(seating)
+        data["options"] = self.chosen_options()
         return data
 
-    def chosen_options(self, seating: list[str]) -> dict[str, Any]:
+    def chosen_options(self) -> dict[str, Any]:
         """Return the options set; empty boxes and unticked derived switches keep defaults."""
         chosen = dict(self.preset)
         for option in self.shown_options():
@@ -237,10 +236,20 @@ class MatchForm(RefusalOnFields):
             if value is None or (option.derived and not value):
                 continue
             if option.player:
+                # "Player 3" is whoever is typed in the third seat's box, boxes left empty too.
                 seat = seats(len(self[f"option_{option.name}"].choices)).index(value)
-                value = seating[seat] if seat < len(seating) else value
+                boxes = self.seat_boxes()
+                typed = (boxes[seat].data or "").strip() if seat < len(boxes) else ""
+                value = typed or value
             chosen[option.name] = value
         return chosen
+
+    def seat_boxes(self) -> list[Field]:
+        """Return the name boxes in seating order; partners sit opposite, so teams alternate."""
+        if not self.in_teams:
+            return list(self.players.entries)
+        teams = [players.entries for _name, players in self.team_boxes()]
+        return [box for seat in zip(*teams, strict=False) for box in seat]
 
 
 def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) -> MatchForm:

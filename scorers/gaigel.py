@@ -12,7 +12,19 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
+from .base import (
+    FINISHED,
+    FIRST_DEALER,
+    LEFT,
+    Option,
+    Replay,
+    RoundResult,
+    Rule,
+    Scorer,
+    Standing,
+    Table,
+    dealing_rule,
+)
 from .forms import Number, RoundForm, SeatList
 from .gaigel_rules import (
     AUS,
@@ -276,6 +288,7 @@ class Gaigel(Scorer):
             help=lazy("Five of a suit win a single."),
             layouts=("teams",),
         ),
+        FIRST_DEALER,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -317,6 +330,46 @@ class Gaigel(Scorer):
         form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
         return form(table, *args, **kwargs)
 
+    def standings(self, table: Table, replay: Replay) -> list[Standing]:
+        """Lead with the fewest strokes on the slate (three players: the most game points)."""
+        if table.options["mode"] == "three":
+            return super().standings(table, replay)
+        held = replay.totals
+        level = len(set(held.values())) <= 1
+        erasing = replay.state.get("phase") == ERASING and replay.status != FINISHED
+        return [
+            Standing(
+                team,
+                strokes,
+                not level and strokes == min(held.values()),
+                ngettext("{count} stroke to erase", "{count} strokes to erase", strokes).format(
+                    count=strokes
+                )
+                if erasing
+                else None,
+            )
+            for team, strokes in held.items()
+        ]
+
+    def progress(self, table: Table, replay: Replay) -> str:
+        """Name the deal being entered and where the match stands: strokes left to give, or
+        the deal of its session of ten."""
+        state, n = replay.state, len(replay.rounds) + 1
+        if table.options["mode"] == "three":
+            return _("Deal {n}: session {session}, deal {deal} of {deals}").format(
+                n=n,
+                session=state["session"],
+                deal=state["deal_in_session"],
+                deals=DEALS_PER_SESSION,
+            )
+        if state.get("phase") == GIVING:
+            return ngettext(
+                "Deal {n}: {count} stroke left to give",
+                "Deal {n}: {count} strokes left to give",
+                state["pool"],
+            ).format(n=n, count=state["pool"])
+        return _("Deal {n}: erasing").format(n=n)
+
     def rules(self, options: Mapping[str, Any]) -> list[Rule]:
         """Write RULES.md §4 for this match's mode, strokes and variants."""
         if options["mode"] == "three":
@@ -333,6 +386,7 @@ class Gaigel(Scorer):
                     _("Sessions"),
                     _("Ten deals a session, three sessions; most game points wins."),
                 ),
+                dealing_rule(options, LEFT),
             ]
         outcome_is = lambda *names: lambda entered, _r: entered["outcome"] in names  # noqa: E731
         rules = [
@@ -385,6 +439,7 @@ class Gaigel(Scorer):
                 rules.append(
                     Rule(str(OUTCOMES[variant][0]), _("Wins a single."), outcome_is(variant))
                 )
+        rules.append(dealing_rule(options, LEFT))
         return rules
 
     def outcome_name(self, outcome: str) -> str:
@@ -398,10 +453,11 @@ class Gaigel(Scorer):
         )
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
-        """Replay the slate, or the three-player tournament."""
-        if table.options["mode"] == "three":
-            return replay_three(table, rounds)
-        return replay_slate(table, rounds)
+        """Replay the slate, or the three-player tournament; the deal passes to the left."""
+        play = replay_three if table.options["mode"] == "three" else replay_slate
+        replay = play(table, rounds)
+        replay.name_dealers(table, LEFT)
+        return replay
 
 
 def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:

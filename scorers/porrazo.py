@@ -13,6 +13,8 @@ from wtforms.validators import Optional
 from . import explain
 from .base import (
     FINISHED,
+    FIRST_DEALER,
+    LEFT,
     Option,
     Replay,
     RoundImpossible,
@@ -20,6 +22,7 @@ from .base import (
     Rule,
     Scorer,
     Table,
+    dealing_rule,
 )
 from .cards import RANKS, read_rank
 from .forms import Number, RoundForm, SeatList
@@ -192,6 +195,8 @@ class PegForm(RoundForm):
     def __init__(self, table: Table, *args: Any, **kwargs: Any):
         super().__init__(table, *args, **kwargs)
         self.preview: list[str] = []
+        self.previewed: str | None = None
+        """Which helper answered (tendido or capture): its answer is shown beside it."""
         ranks = [SelectChoice(rank, rank) for rank in RANKS]
         who = list(table.players) + (list(table.teams) if table.teams else [])
         self.player.choices = who
@@ -252,6 +257,7 @@ class PegForm(RoundForm):
     def follow_taps(self, formdata: Any) -> bool:
         """Work out a helper's answer ("preview" = tendido or capture) without pegging."""
         helper = formdata.get("preview")
+        self.previewed = helper if helper in ("tendido", "capture") else None
         if helper == "tendido":
             try:
                 pairs, on_table = read_tendido(self.to_input() | {"event": "tendido"})
@@ -344,13 +350,7 @@ class Porrazo(Scorer):
             default=True,
             help=lazy("A run may go on from the king to the ace."),
         ),
-        Option(
-            "first_dealer",
-            lazy("First dealer"),
-            default=lambda players, _chosen: players[0],
-            help=lazy("Who deals the first hand; the deal then moves to the next seat."),
-            player=True,
-        ),
+        FIRST_DEALER,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -447,6 +447,7 @@ class Porrazo(Scorer):
                     target=options["target"]
                 ),
             ),
+            dealing_rule(options, LEFT),
         ]
 
     def summary(self, event: Mapping[str, Any]) -> str:
@@ -456,11 +457,12 @@ class Porrazo(Scorer):
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Peg the events in order; provisional porrazos wait for the next card."""
-        dealer = table.players.index(table.options["first_dealer"])
+        dealer = table.players.index(table.dealer(0))
         pegging = Pegging(table, dict.fromkeys(sides_of(table), 0), dealer)
         replay = Replay(rounds=[], totals=pegging.totals)
         for index, event in enumerate(rounds):
             pegging.scores, pegging.sentences = {}, []
+            dealt_by = table.players[pegging.dealer]
             try:
                 self.play(pegging, event)
             except RoundImpossible as impossible:
@@ -472,7 +474,7 @@ class Porrazo(Scorer):
             scores = {side: pegging.scores.get(side, 0) for side in pegging.totals}
             extra = {"pending": dict(pegging.pending) if pegging.pending else None}
             replay.rounds.append(
-                RoundResult(scores, pegging.sentences, dict(pegging.totals), extra)
+                RoundResult(scores, pegging.sentences, dict(pegging.totals), extra, dealt_by)
             )
         replay.state = {
             "dealer": table.players[pegging.dealer],

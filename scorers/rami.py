@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wtforms import (
-    BooleanField,
     Form,
     FormField,
     HiddenField,
@@ -17,7 +16,18 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 
 from . import explain
-from .base import FINISHED, Option, Replay, RoundResult, Rule, Scorer, Table
+from .base import (
+    FINISHED,
+    FIRST_DEALER,
+    LEFT,
+    Option,
+    Replay,
+    RoundResult,
+    Rule,
+    Scorer,
+    Table,
+    dealing_rule,
+)
 from .cards import JOKER, RANKS, read_ranks
 from .forms import Number, RoundForm, SeatList
 from .refusal import Problems, Refusal
@@ -111,7 +121,9 @@ def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, An
                 ).format(player=name, counted=counted, points=read["points"]),
             )
     read["melded"] = hand.get("melded", None if need_value else False)
-    if not isinstance(read["melded"], bool):
+    if read["melded"] is None:
+        problems.add(f"{path}.melded", _("Say whether {player} had melded.").format(player=name))
+    elif not isinstance(read["melded"], bool):
         problems.add(
             f"{path}.melded",
             _("Say whether {player} had melded (true or false).").format(player=name),
@@ -143,12 +155,26 @@ def read_hands(table: Table, data: Any, expected: Sequence[str], need_value: boo
     return {name: hands[name] for name in expected if name in hands}
 
 
+MELDED = {"y": True, "n": False}
+"""The melded chips' values ("y" as the checkbox it replaced posted), and what each says."""
+
+
+def melded_choice(melded: bool | None) -> str | None:
+    """Return the melded chip a stored answer ticks; none for no answer."""
+    return None if melded is None else ("y" if melded else "n")
+
+
 class HandForm(Form):
-    """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value."""
+    """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value, and whether
+    they had melded: asked every time, since an unanswered "no" would cost the bonus unseen."""
 
     cards = HiddenField(default="")
     points = Number(lazy("Value"), validators=[Optional()])
-    melded = BooleanField(lazy("Had melded"))
+    melded = RadioField(
+        lazy("Had melded"),
+        choices=[SelectChoice("y", lazy("Had melded")), SelectChoice("n", lazy("Had not melded"))],
+        validate_choice=False,
+    )
 
 
 class RamiRoundForm(RoundForm):
@@ -175,6 +201,12 @@ class RamiRoundForm(RoundForm):
         self.hands.fit(len(table.players))
 
     @classmethod
+    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any]:
+        """Start a round with each player's melded answer of the round before, shown ticked."""
+        melded = state.get("melded") or {}
+        return {"hands": [{"melded": melded_choice(melded.get(name))} for name in table.players]}
+
+    @classmethod
     def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
         """Show a stored round: its outcome, winner and every hand in seat order."""
         hands = entered["hands"]
@@ -185,7 +217,7 @@ class RamiRoundForm(RoundForm):
                 {
                     "cards": " ".join(hands.get(name, {}).get("cards", [])),
                     "points": hands.get(name, {}).get("points"),
-                    "melded": hands.get(name, {}).get("melded", False),
+                    "melded": melded_choice(hands.get(name, {}).get("melded")),
                 }
                 for name in table.players
             ],
@@ -204,7 +236,9 @@ class RamiRoundForm(RoundForm):
         for name, entry in self.seats():
             if outcome != BLOCKED and name == self.winner.data:
                 continue
-            hand: dict[str, Any] = {"melded": entry.melded.data}
+            hand: dict[str, Any] = {}
+            if entry.melded.data in MELDED:
+                hand["melded"] = MELDED[entry.melded.data]
             if self.cards_of(entry):
                 hand["cards"] = self.cards_of(entry)
             if entry.points.data is not None:
@@ -260,6 +294,7 @@ class Rami(Scorer):
     name = "Rami"
     player_counts = tuple(range(2, MAX_PLAYERS + 1))
     tie_message = lazy("Tie for the lowest total: extra round.")
+    low_leads = True
     round_form = RamiRoundForm
     options = (
         Option(
@@ -295,6 +330,7 @@ class Rami(Scorer):
             minimum=0,
             maximum=10_000,
         ),
+        FIRST_DEALER,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -348,6 +384,7 @@ class Rami(Scorer):
                     "another round."
                 ).format(target=options["target"]),
             ),
+            dealing_rule(options, LEFT),
         ]
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -409,6 +446,9 @@ class Rami(Scorer):
             if replay.status != FINISHED:
                 settle(replay, options["target"], result.explanation)
             replay.rounds.append(result)
+        replay.name_dealers(table, LEFT)
+        last = rounds[-1]["hands"] if rounds else {}
+        replay.state["melded"] = {name: hand["melded"] for name, hand in last.items()}
         return replay
 
 

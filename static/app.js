@@ -302,3 +302,157 @@ document.addEventListener("DOMContentLoaded", () => {
   window.setInterval(refreshLive, LIVE_EVERY_MS);
   document.addEventListener("visibilitychange", refreshLive);
 });
+
+// Belote, correcting a deal: both boxes come filled from the stored deal. While they still add
+// up to the deal's points, either one is derived from the other as in a new deal.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.belote").forEach((form) => {
+    const boxes = pointBoxes(form);
+    const total = counter(form).totals[trumpOf(form)];
+    const sum = boxes.reduce((added, box) => added + typedNumber(box.value), 0);
+    if (boxes.length === 2 && boxes.every((box) => box.value !== "") && sum === total) {
+      boxes.forEach((box) => { box.dataset.auto = "true"; });
+    }
+  });
+});
+
+// A refused round comes back with the problem in view: the first field marked, focused.
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.querySelector("form.round-form");
+  if (!form) return;
+  const marked = form.querySelector("[aria-invalid='true'], fieldset.invalid, .field.invalid");
+  const alert = form.querySelector(".alert");
+  const first = marked || alert;
+  const answer = form.querySelector(".preview[tabindex]");
+  if (!first && answer) {
+    // A helper's answer is read where it was asked for.
+    answer.scrollIntoView({ block: "center" });
+    answer.focus({ preventScroll: true });
+    return;
+  }
+  if (!first) {
+    // A new round starts at its first choice, the score bar still in view above it.
+    const start = form.closest("[data-draft]") && form.querySelector("input:not([type='hidden']):not(:disabled)");
+    if (start && start.type !== "text") start.focus({ preventScroll: true });
+    return;
+  }
+  const control = first.matches("input, select, textarea")
+    ? first
+    : first.querySelector("input:not([type='hidden']), select, textarea") || alert;
+  first.scrollIntoView({ block: "center" });
+  control.focus({ preventScroll: true });
+});
+
+// A half-entered round survives a reload, a slip of the thumb or a locked phone: what is typed
+// is kept on the phone, for this match's next round, until it is recorded.
+const KEPT = new Set(["csrf_token", "idempotency_key", "expected"]);
+
+function draftKey(form) {
+  const expected = form.querySelector("input[name='expected']");
+  return expected && `tablescore-draft ${form.getAttribute("action")} ${expected.value}`;
+}
+
+function keepDraft(form) {
+  const key = draftKey(form);
+  if (!key) return;
+  const typed = [...new FormData(form)].filter(([name]) => !KEPT.has(name));
+  try {
+    localStorage.setItem(key, JSON.stringify(typed));
+  } catch {
+    // No room or no storage (a private window): the form works, it just isn't kept.
+  }
+}
+
+function restoreDraft(form) {
+  const key = draftKey(form);
+  const kept = key && localStorage.getItem(key);
+  if (!kept) return false;
+  const entries = JSON.parse(kept);
+  const byName = new Map();
+  entries.forEach(([name, value]) => byName.set(name, [...(byName.get(name) || []), value]));
+  form.querySelectorAll("input, select, textarea").forEach((control) => {
+    if (!control.name || KEPT.has(control.name) || control.type === "submit") return;
+    const values = byName.get(control.name) || [];
+    if (control.type === "radio" || control.type === "checkbox") {
+      control.checked = values.includes(control.value);
+    } else if (values.length) {
+      control.value = values[0];
+    }
+  });
+  form.querySelectorAll("fieldset.hand").forEach((hand) => { if (cardsField(hand)) drawHand(hand); });
+  form.querySelectorAll("input, select").forEach((control) => {
+    control.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  return entries.some(([, value]) => value !== "");
+}
+
+function forgetDrafts(form) {
+  const key = draftKey(form);
+  if (!key) return;
+  const match = key.slice(0, key.lastIndexOf(" "));
+  Object.keys(localStorage).filter((kept) => kept.startsWith(`${match} `)).forEach((kept) => {
+    localStorage.removeItem(kept);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const section = document.querySelector("[data-draft]");
+  const form = section && section.querySelector("form.round-form");
+  if (!form || !draftKey(form)) return;
+  // Drafts of rounds already recorded are gone for good.
+  const key = draftKey(form);
+  Object.keys(localStorage).filter((kept) => kept.startsWith(key.slice(0, key.lastIndexOf(" ") + 1)) && kept !== key)
+    .forEach((kept) => localStorage.removeItem(kept));
+  if (section.dataset.draft === "keep" && restoreDraft(form)) {
+    const note = document.getElementById("draft-note");
+    if (note) note.hidden = false;
+  }
+  const keep = () => keepDraft(form);
+  form.addEventListener("input", keep);
+  form.addEventListener("change", keep);
+  form.addEventListener("click", () => window.setTimeout(keep, 0));
+  form.addEventListener("submit", (event) => {
+    const button = event.submitter;
+    // A card tap sent without JavaScript is not a round: the draft stays.
+    if (!button || !button.name || button.classList.contains("primary")) forgetDrafts(form);
+  });
+});
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-forget-draft]");
+  if (!button) return;
+  const form = document.querySelector("[data-draft] form.round-form");
+  if (!form) return;
+  forgetDrafts(form);
+  window.location.reload();
+});
+
+// Back to a page the browser kept whole: its form may be stale, so ask the server again.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector("form.round-form")) window.location.reload();
+});
+
+// The first dealer is chosen by seat: each seat's chip reads the name typed in its box.
+function nameSeatChips(form) {
+  const boxes = [...form.querySelectorAll("input[name^='players-'], input[name^='team_'][name*='_players-']")];
+  const order = boxes.some((box) => box.name.startsWith("team_"))
+    ? boxes.filter((box) => box.name.startsWith("team_0")).flatMap((box, i) => [box, boxes.filter((b) => b.name.startsWith("team_1"))[i]])
+    : boxes;
+  form.querySelectorAll("input[type='radio'][value^='Player ']").forEach((chip) => {
+    const seat = Number(chip.value.slice("Player ".length)) - 1;
+    const label = chip.closest("label");
+    const typed = order[seat] && order[seat].value.trim();
+    if (!label.dataset.seat) label.dataset.seat = label.lastChild.textContent.trim();
+    label.lastChild.textContent = ` ${typed || label.dataset.seat}`;
+  });
+}
+
+document.addEventListener("input", (event) => {
+  const form = event.target.closest("form");
+  if (form && event.target.matches("input[name*='players-']")) nameSeatChips(form);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form").forEach((form) => {
+    if (form.querySelector("input[type='radio'][value^='Player ']")) nameSeatChips(form);
+  });
+});

@@ -51,7 +51,8 @@ class ScoringPhone(FlaskClient):
         if found and found.group(1) in self.tokens and "Authorization" not in headers:
             headers["Authorization"] = f"Bearer {self.tokens[found.group(1)]}"
         response = super().open(*args, headers=headers, **kwargs)
-        if path == "/api/matches" and response.status_code == 201:
+        started = path == "/api/matches" or re.fullmatch(r"/api/matches/\d+/rematch", path)
+        if started and response.status_code == 201:
             self.keep(str(response.json["id"]), response.json["scorer_token"])
         return response
 

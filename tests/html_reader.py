@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 
+MADE_BY_THE_PAGE = {"csrf_token", "idempotency_key", "expected", "round_id", "version", "undo"}
+"""Hidden inputs the page writes for each form (its keys, the round it was shown for)."""
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -93,7 +95,7 @@ def values(doc: Node) -> dict[str, Any]:
     skipped = {id(node) for node in picker.find_all("input")} if picker else set()
     for node in doc.find_all("input"):
         name, kind = node.attrs.get("name"), node.attrs.get("type", "text")
-        if name is None or name in ("csrf_token", "idempotency_key") or id(node) in skipped:
+        if name is None or name in MADE_BY_THE_PAGE or id(node) in skipped:
             continue  # made by the page for each form, not typed by anyone
         if kind == "radio":
             if "checked" in node.attrs:

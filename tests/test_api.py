@@ -15,7 +15,13 @@ from openapi_spec_validator import validate
 
 from tests.api_helpers import rounds_url
 
-DEFAULTS_3 = {"target": 200, "rami_sec_points": 200, "unmelded_bonus": 25, "unmelded_cap": 100}
+DEFAULTS_3 = {
+    "target": 200,
+    "rami_sec_points": 200,
+    "unmelded_bonus": 25,
+    "unmelded_cap": 100,
+    "first_dealer": "Ana",
+}
 
 
 # --- building rounds ------------------------------------------------------------------------
@@ -133,7 +139,13 @@ def test_games_describe_rami_with_its_options_and_defaults(client: FlaskClient) 
     assert rami["players"] == [2, 3, 4, 5, 6]
     assert rami["teams"] is False
     options = {option["name"]: option for option in rami["options"]}
-    assert list(options) == ["target", "rami_sec_points", "unmelded_bonus", "unmelded_cap"]
+    assert list(options) == [
+        "target",
+        "rami_sec_points",
+        "unmelded_bonus",
+        "unmelded_cap",
+        "first_dealer",
+    ]
     assert options["target"]["default_by_players"] == {
         "2": 100,
         "3": 200,
@@ -146,6 +158,10 @@ def test_games_describe_rami_with_its_options_and_defaults(client: FlaskClient) 
     assert options["rami_sec_points"]["default"] == 200
     assert options["unmelded_bonus"]["default"] == 25
     assert options["unmelded_cap"]["default"] == 100
+    # The first dealer is a player: by default the first seat.
+    assert options["first_dealer"]["player"] is True
+    assert options["first_dealer"]["default_seat"] == 0
+    assert "default" not in options["first_dealer"]
     assert all(option["label"] and option["help"] for option in options.values())
 
 
@@ -168,7 +184,7 @@ def test_start_match_fills_options_with_defaults(client: FlaskClient) -> None:
     assert match["totals"] == {"Ana": 0, "Bo": 0, "Cy": 0}
     assert match["status"] == "playing"
     assert match["winner"] is None
-    assert match["state"] == {"extra_round": False}
+    assert match["state"] == {"extra_round": False, "dealer": "Ana", "melded": {}}
     assert re.fullmatch(r"[0-9a-f]{32}", match["uid"])
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", match["created_at"])
     assert urlsplit(match["url"]).path == f"/api/matches/{match['id']}"
@@ -186,7 +202,8 @@ def test_start_match_keeps_options_and_names_as_given(client: FlaskClient) -> No
         "/api/matches", json={"game": "rami", "players": ["  Ana ", "B" * 40], "options": options}
     )
     assert response.status_code == 201, response.json
-    assert response.json["options"] == options
+    # The first dealer, not given, is the first player as stored (the name trimmed).
+    assert response.json["options"] == options | {"first_dealer": "Ana"}
     assert response.json["players"] == ["Ana", "B" * 40]
     assert response.json["totals"] == {"Ana": 0, "B" * 40: 0}
 
@@ -724,7 +741,12 @@ def test_a_tie_for_lowest_at_the_target_needs_an_extra_round(client: FlaskClient
     )
     assert tied["totals"] == {"Ana": 30, "Bo": 30, "Cy": 210}
     assert (tied["status"], tied["winner"]) == ("playing", None)
-    assert tied["state"] == {"extra_round": True}
+    # Two deals done from Ana on: Cy deals the extra round; Bo went out, so Ana and Cy melded.
+    assert tied["state"] == {
+        "extra_round": True,
+        "dealer": "Cy",
+        "melded": {"Ana": True, "Cy": True},
+    }
     assert tied["rounds"][1]["explanation"][-1] == (
         "Cy reached the target of 200, but Ana and Bo tie for the lowest total (30): "
         "another round is played."
@@ -732,7 +754,11 @@ def test_a_tie_for_lowest_at_the_target_needs_an_extra_round(client: FlaskClient
     broken = play(client, match_id, went_out("Ana", Bo=worth(10), Cy=worth(5)))
     assert broken["totals"] == {"Ana": 30, "Bo": 40, "Cy": 215}
     assert (broken["status"], broken["winner"]) == ("finished", "Ana")
-    assert broken["state"] == {"extra_round": False}
+    assert broken["state"] == {
+        "extra_round": False,
+        "dealer": "Ana",
+        "melded": {"Bo": True, "Cy": True},
+    }
     assert broken["rounds"][2]["explanation"][-1] == (
         "Cy reached the target of 200: the match is over and Ana wins with 30."
     )

@@ -386,6 +386,7 @@ def test_a_new_match_waits_for_the_first_declarers_first_hand():
         "contracts_left": list(CONTRACTS),
         "doubles_of_declarer": {"Ana": 0, "Bo": 0, "Di": 0},
         "compulsory": [],
+        "dealer": "Cy",
     }
 
 
@@ -642,3 +643,35 @@ def test_a_hand_that_is_not_an_object_is_refused():
 def test_every_mistake_in_a_hand_is_named_at_once():
     refusal = refused(hand("no_tricks", counts(0, 14, 0, 0), "Bo>Bo"))
     assert {"taken.Bo", "doubles.0"} <= set(refusal.fields)
+
+
+# --- Who deals: the declarer, seven hands each, the deal passing to the left ---------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "dealers"),
+    [
+        pytest.param(None, ["Ana", "Ana", "Ana", "Bo", "Cy", "Di", "Ana"], id="first-player"),
+        pytest.param("Cy", ["Cy", "Cy", "Cy", "Di", "Ana", "Bo", "Cy"], id="cy-first"),
+    ],
+)
+def test_the_declarer_deals_and_the_deal_passes_to_the_left(first, dealers):
+    start = first or "Ana"
+    hands = [hand for declarer in (start, *seats_after(start)) for hand in block(declarer)]
+    played = (0, 1, 2, 7, 14, 21, 28)
+    seated = table(first)
+    assert [play(seated, *hands[:n]).state["dealer"] for n in played] == dealers
+    assert [result.dealer for result in play(seated, *hands).rounds[::7]] == dealers[2:6]
+
+
+def test_barbu_has_no_first_dealer_option_its_declarer_deals():
+    with pytest.raises(Refusal) as refusal:
+        BARBU.read_table({"players": list(PLAYERS), "options": {"first_dealer": "Ana"}})
+    assert "options.first_dealer" in refusal.value.fields  # Barbu's dealer is its declarer
+
+
+def test_the_rules_say_the_declarer_deals():
+    rules = {rule.title: rule.text for rule in BARBU.rules(table("Bo").options)}
+    assert rules["Who deals"] == (
+        "The declarer deals each hand: Bo the first seven, then the player to the left (clockwise)."
+    )

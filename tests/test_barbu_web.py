@@ -116,8 +116,9 @@ def state(
     doubles: dict[str, int],
     compulsory: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The Barbu state of a match before its next hand."""
+    """The Barbu state of a match before its next hand: the declarer deals it."""
     return {
+        "dealer": declarer,
         "declarer": declarer,
         "hand_in_block": hand_in_block,
         "contracts_left": list(left),
@@ -637,7 +638,7 @@ def test_a_full_match_of_28_hands(
     assert (match["status"], match["winner"]) == ("finished", winner)
     assert match["totals"] == totals
     assert sum(match["totals"].values()) == 0
-    assert match["state"] == {}
+    assert match["state"] == {"dealer": first}
     seat = PLAYERS.index(first)
     assert [r["declarer"] for r in match["rounds"][::7]] == [
         PLAYERS[(seat + i) % 4] for i in range(4)
@@ -668,7 +669,8 @@ def test_a_tie_for_first_after_28_hands_is_shared(client: FlaskClient, barbu: di
     match = play(client, match_id, *hands)
     assert (match["status"], match["winner"]) == ("finished", None)
     assert match["totals"] == counts(21, -21, 21, -21)
-    assert match["state"] == {"shared_first": ["Ana", "Cy"]}
+    # After the 28th hand the deal would go back to the first declarer.
+    assert match["state"] == {"shared_first": ["Ana", "Cy"], "dealer": "Ana"}
     assert match["rounds"][-1]["explanation"][-1] == (
         "28 hands played: Ana and Cy share first place, 21."
     )
@@ -894,13 +896,14 @@ def test_hand_form_records_d1_and_the_sheet_shows_it(client: FlaskClient, barbu:
     response = post_hand(client, match_id, D1_FORM)
     assert response.status_code == 302
     location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
+    recorded = api_match(client, match_id)["rounds"][0]["id"]
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"recorded={recorded}")
     match = api_match(client, match_id)
     [played] = match["rounds"]
     assert played["input"] == D1
     assert (played["raw"], played["scores"]) == (D1_RAW, D1_NET)
-    doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Hand 1 recorded." in [node.text() for node in doc.find_all("p", "flash")]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find("form", "notice").find("span").text() == "Hand 1 recorded."
     sheet = barbu_sheet(doc)
     assert sheet["columns"] == ["#", "Contract", *PLAYERS]
     [shown] = sheet["hands"]

@@ -14,6 +14,7 @@ import pytest
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
+from tests.rules_helpers import assert_at
 
 BELOTE = GAMES["belote"]
 
@@ -205,8 +206,12 @@ def test_b3_holds_81_in_reserve_and_b4_pays_it_out():
     assert replay.rounds[1].scores == {"NS": 181, "EW": 62}
     assert replay.rounds[1].extra["reserve"] == 0
     assert replay.totals == {"NS": 181, "EW": 143}
-    assert replay.state == {"reserve": 0, "extra_round": False}
-    assert play(table(**CLASSIC), B3).state == {"reserve": 81, "extra_round": False}
+    assert replay.state == {"reserve": 0, "extra_round": False, "dealer": "North"}
+    assert play(table(**CLASSIC), B3).state == {
+        "reserve": 81,
+        "extra_round": False,
+        "dealer": "East",
+    }
 
 
 # --- Explanations --------------------------------------------------------------------------------
@@ -437,7 +442,7 @@ def test_consecutive_litiges_add_up_and_go_to_the_defence_after_a_fall():
         {"NS": 20, "EW": 486},
     ]
     assert replay.totals == {"NS": 20, "EW": 486}
-    assert replay.state == {"reserve": 0, "extra_round": False}
+    assert replay.state == {"reserve": 0, "extra_round": False, "dealer": "West"}
 
 
 def test_the_reserve_goes_to_whichever_team_makes_the_next_deal():
@@ -705,7 +710,7 @@ def test_a_tie_at_the_target_plays_another_deal():
     replay = play(seated, *tied)
     assert replay.totals == {"NS": 162, "EW": 162}
     assert (replay.status, replay.winner, replay.ended_after) == (PLAYING, None, None)
-    assert replay.state == {"reserve": 0, "extra_round": True}
+    assert replay.state == {"reserve": 0, "extra_round": True, "dealer": "North"}
     replay = play(seated, *tied, deal(82, 70, "NS"))  # 92/70
     assert replay.totals == {"NS": 254, "EW": 232}
     assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "NS", 3)
@@ -719,3 +724,52 @@ def test_a_reserve_pending_at_the_end_is_not_awarded():
     assert replay.rounds[0].extra["result"] == "litige"
     assert replay.totals == {"NS": 0, "EW": 131}
     assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "EW", 1)
+
+
+# --- Who deals: French belote is played counter-clockwise, the deal passes to the right ----------
+
+
+@pytest.mark.parametrize(
+    ("first", "dealers"),
+    [
+        # Seated South, West, North, East: to the right of South sits East.
+        pytest.param({}, ["South", "East", "North", "West", "South"], id="first-player"),
+        pytest.param(
+            {"first_dealer": "west"}, ["West", "South", "East", "North", "West"], id="west-first"
+        ),
+    ],
+)
+def test_the_deal_passes_to_the_right_each_deal(first, dealers):
+    seated = table(**CLASSIC, **first)
+    deals = [deal(82, 70, "NS")] * 4
+    assert [play(seated, *deals[:n]).state["dealer"] for n in range(5)] == dealers
+    assert [played.dealer for played in play(seated, *deals).rounds] == dealers[:4]
+
+
+def test_an_unknown_first_dealer_is_refused():
+    with pytest.raises(Refusal) as refusal:
+        table(first_dealer="Zed")
+    assert_at(refusal.value, "options.first_dealer", "'Zed' is not a player")
+
+
+def test_a_match_stored_before_the_first_dealer_option_deals_from_the_first_seat():
+    seated = table(**CLASSIC)
+    older = Table(
+        seated.players,
+        {k: v for k, v in seated.options.items() if k != "first_dealer"},
+        seated.teams,
+    )
+    replay = play(older, deal(82, 70, "NS"))
+    assert (replay.rounds[0].dealer, replay.state["dealer"]) == ("South", "East")
+
+
+def test_the_rules_say_who_deals_first_and_which_way():
+    rules = {rule.title: rule.text for rule in BELOTE.rules(table(first_dealer="North").options)}
+    assert rules["Who deals"] == (
+        "First dealer: North. After each deal, the player to the right deals (counter-clockwise)."
+    )
+
+
+def test_the_first_dealer_is_no_variant():
+    key = BELOTE.variant_key(table(first_dealer="North").options)
+    assert key == {"variant": "classic", "target": 1000}

@@ -27,6 +27,7 @@ CLASSIC_DEFAULTS = {
     "target": 1000,
     "litige": "reserve",
     "rounding": False,
+    "first_dealer": "Ana",
 }
 
 
@@ -191,7 +192,7 @@ def test_belote_match_seats_partners_opposite(client: FlaskClient) -> None:
     assert match["teams"] == TEAMS
     assert match["options"] == CLASSIC_DEFAULTS
     assert match["totals"] == nous_eux(0, 0)
-    assert match["state"] == {"reserve": 0, "extra_round": False}
+    assert match["state"] == {"reserve": 0, "extra_round": False, "dealer": "Ana"}
     assert (match["status"], match["winner"], match["rounds"]) == ("playing", None, [])
     assert client.get(f"/api/matches/{match['id']}").json == {
         k: v for k, v in match.items() if k != "scorer_token"
@@ -339,7 +340,9 @@ def test_worked_examples_through_the_api(
     client: FlaskClient, options: dict, deals: list[dict], expected: list[tuple]
 ) -> None:
     match_id = start(client, **options)["id"]
-    for entered, (scores, totals, result, reserve) in zip(deals, expected, strict=True):
+    for n, (entered, (scores, totals, result, reserve)) in enumerate(
+        zip(deals, expected, strict=True), 1
+    ):
         response = send(client, "POST", rounds_url(match_id), entered)
         assert response.status_code == 201, response.json
         played, match = response.json["round"], response.json["match"]
@@ -350,7 +353,8 @@ def test_worked_examples_through_the_api(
         assert played["explanation"]
         assert all(isinstance(s, str) and s.strip() for s in played["explanation"])
         assert match["totals"] == totals
-        assert match["state"] == {"reserve": reserve, "extra_round": False}
+        dealer = SEATS[-n % 4]  # the deal passes to the right: Ana, Di, Cy, Bo
+        assert match["state"] == {"reserve": reserve, "extra_round": False, "dealer": dealer}
     assert client.get(f"/api/matches/{match_id}").json == match
 
 
@@ -578,7 +582,7 @@ def test_correcting_a_litige_takes_the_reserve_back_from_the_next_deal(
     assert later["scores"]["Nous"] == before["rounds"][1]["scores"]["Nous"] - 81
     assert not any("reserve" in sentence for sentence in later["explanation"])
     assert later["totals"] == match["totals"] == nous_eux(192, 132)
-    assert match["state"] == {"reserve": 0, "extra_round": False}
+    assert match["state"] == {"reserve": 0, "extra_round": False, "dealer": "Cy"}
     changes = client.get(f"/api/matches/{match_id}/log").json["changes"]
     stored_b3 = before["rounds"][0]["input"]
     assert [(c["action"], c["n"], c["input"], c["replaced"]) for c in changes] == [
@@ -618,7 +622,7 @@ def test_a_tie_past_the_target_deals_again(client: FlaskClient) -> None:
     )
     assert tied["totals"] == nous_eux(182, 182)
     assert (tied["status"], tied["winner"]) == ("playing", None)
-    assert tied["state"] == {"reserve": 0, "extra_round": True}
+    assert tied["state"] == {"reserve": 0, "extra_round": True, "dealer": "Cy"}
     assert tied["rounds"][-1]["explanation"][-1] == (
         "Both teams have 182, past the target of 150: deal again."
     )
@@ -694,6 +698,7 @@ def test_new_belote_match_form_starts_a_coinche_match(client: FlaskClient) -> No
         "target": 2000,
         "litige": "reserve",
         "rounding": True,
+        "first_dealer": "Ana",
     }
     doc = parse(client.get(f"/matches/{match_id}"))
     assert [label.text() for label in doc.find("fieldset", id="taker").find_all("label")] == [
@@ -755,7 +760,8 @@ def test_classic_deal_form_records_the_deal_and_the_sheet_shows_it(
     response = post_deal(client, match_id, deal_form(nous="82", belote="Nous"))
     assert response.status_code == 302
     location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
+    recorded = api_match(client, match_id)["rounds"][0]["id"]
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"recorded={recorded}")
     assert api_match(client, match_id)["rounds"][0]["input"] == {
         "taker": "Ana",
         "trump": "hearts",
@@ -765,8 +771,8 @@ def test_classic_deal_form_records_the_deal_and_the_sheet_shows_it(
         "capot": None,
         "announcements": nous_eux(0, 0),
     }
-    doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Deal 1 recorded." in [node.text() for node in doc.find_all("p", "flash")]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find("form", "notice").find("span").text() == "Deal 1 recorded."
     assert belote_sheet(doc) == {
         "columns": ["#", "Deal", "Nous", "Eux"],
         "deals": [
@@ -1049,6 +1055,7 @@ def test_edit_page_is_prefilled_from_the_stored_deal(client: FlaskClient, coinch
         "capot": "",
         "teams-0-announcements": "0",
         "teams-1-announcements": "20",
+        "stored_points": "98 54",
     }
 
 
@@ -1086,3 +1093,85 @@ def test_bad_correction_on_the_edit_page_keeps_the_stored_deal(
     doc = parse(response)
     assert (values(doc)["teams-0-points"], values(doc)["teams-1-points"]) == ("100", "100")
     assert "add up to 152" in " ".join(field_errors(doc)["teams-0-points"])
+
+
+# --- a correction derives the other team's points again -----------------------------------------
+
+
+def test_edit_page_marks_both_stored_points_as_derivable(client: FlaskClient, classic: dict):
+    match_id = classic["id"]
+    play(client, match_id, deal(82, 70, "Nous"))
+    form = parse(client.get(f"/matches/{match_id}/rounds/1/edit")).find("form", "round-form")
+    boxes = form.find_all("input", "points", **{"data-side": "0"})
+    boxes += form.find_all("input", "points", **{"data-side": "1"})
+    assert [(box.attrs["value"], box.attrs.get("data-auto")) for box in boxes] == [
+        ("82", "true"),
+        ("70", "true"),
+    ]
+    new = parse(client.get(f"/matches/{match_id}")).find("form", "round-form")
+    assert [box.attrs.get("data-auto") for box in new.find_all("input", "points")] == [None] * 4
+
+
+@pytest.mark.parametrize(
+    ("typed", "derived"),
+    [
+        pytest.param({"nous": "100", "eux": "70"}, nous_eux(100, 52), id="nous-changed"),
+        pytest.param({"nous": "82", "eux": "90"}, nous_eux(62, 90), id="eux-changed"),
+        pytest.param({"nous": "100", "eux": ""}, nous_eux(100, 52), id="eux-emptied"),
+    ],
+)
+def test_correcting_one_teams_points_derives_the_others_again(
+    client: FlaskClient, classic: dict, typed: dict[str, str], derived: dict[str, int]
+) -> None:
+    match_id = classic["id"]
+    play(client, match_id, deal(82, 70, "Nous"))
+    stored = {"stored_points": "82 70"}  # as the edit page shows the deal
+    response = client.post(f"/matches/{match_id}/rounds/1/edit", data=deal_form(**typed) | stored)
+    assert response.status_code == 302, field_errors(parse(response))
+    assert api_match(client, match_id)["rounds"][0]["input"]["points"] == derived
+
+
+def test_a_correction_changing_both_teams_points_must_still_add_up(
+    client: FlaskClient, classic: dict
+) -> None:
+    match_id = classic["id"]
+    play(client, match_id, deal(82, 70, "Nous"))
+    with unchanged(client, match_id):
+        response = client.post(
+            f"/matches/{match_id}/rounds/1/edit",
+            data=deal_form(nous="100", eux="60") | {"stored_points": "82 70"},
+        )
+    assert response.status_code == 422
+    assert "must add up to 152" in " ".join(field_errors(parse(response))["teams-0-points"])
+
+
+# --- who deals ----------------------------------------------------------------------------------
+
+
+def test_the_sheet_says_who_dealt_each_deal(client: FlaskClient) -> None:
+    match_id = start(client, **CLASSIC, first_dealer="Bo")["id"]
+    play(client, match_id, deal(82, 70, "Nous"), deal(82, 70, "Nous"))
+    doc = parse(client.get(f"/matches/{match_id}/sheet"))
+    dealt = [node.text() for node in doc.find("table", "belote-sheet").find_all("small", "dealer")]
+    assert dealt == ["dealt by Bo", "dealt by Ana"]  # the deal passes to the right
+    assert api_match(client, match_id)["state"]["dealer"] == "Di"
+
+
+def test_new_belote_match_form_takes_the_first_dealer_by_seat(client: FlaskClient) -> None:
+    doc = parse(client.get("/matches/new/belote"))
+    assert radio_values(doc, "option_first_dealer") == [f"Player {seat}" for seat in range(1, 5)]
+    assert values(doc)["option_first_dealer"] == "Player 1"
+    response = client.post("/matches/new/belote", data=team_form(first_dealer="Player 4"))
+    assert response.status_code == 302
+    match = api_match(client, client.get("/api/matches").json["matches"][0]["id"])
+    assert match["options"]["first_dealer"] == "Di"  # seats Ana, Bo, Cy, Di
+    assert match["state"]["dealer"] == "Di"
+
+
+def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
+    match_id = start(client, **CLASSIC, first_dealer="Cy")["id"]
+    doc = parse(client.get(f"/matches/{match_id}/rules"))
+    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    assert rules["Who deals"] == (
+        "First dealer: Cy. After each deal, the player to the right deals (counter-clockwise)."
+    )

@@ -483,7 +483,7 @@ def test_match_page_shows_a_correction_struck_through_and_a_removed_round(
     items = removed.find("ul").find_all("li")
     at = removal["at"]
     assert [li.text() for li in items] == [
-        f"Round 2, removed {at[:10]} {at[11:16]} UTC: {entered(CY_OUT)}"
+        f"Round 2, removed {at[:10]} {at[11:16]} UTC: {entered(CY_OUT)} Restore round 2"
     ]
     assert items[0].find("del").text() == entered(CY_OUT)
     assert items[0].find("time").attrs["datetime"] == at
@@ -582,7 +582,7 @@ def test_rami_rules_follow_the_stored_options_and_link_the_rounds(client: FlaskC
     shown = rules_page(client, match_id)
     assert shown["options"] == (
         "This match: target 300 · rami sec points 200 · never-melded bonus 25 · never-melded cap "
-        "100. These stay as they were when the match started."
+        "100 · first dealer Ana. These stay as they were when the match started."
     )
     assert list(shown["rules"]) == [
         "Cards left in hand",
@@ -591,12 +591,16 @@ def test_rami_rules_follow_the_stored_options_and_link_the_rounds(client: FlaskC
         "Blocked",
         "Never melded",
         "The end",
+        "Who deals",
     ]
     assert shown["rules"]["The end"]["text"] == (
         "When a total reaches 300 the lowest total wins; a tie for lowest plays another round."
     )
     assert shown["rules"]["Never melded"]["text"] == (
         "A loser who never melded scores the hand + 25, at most 100."
+    )
+    assert shown["rules"]["Who deals"]["text"] == (
+        "First dealer: Ana. After each deal, the player to the left deals (clockwise)."
     )
     assert {title: rule["applied"] for title, rule in shown["rules"].items()} == {
         "Cards left in hand": [1],
@@ -605,6 +609,7 @@ def test_rami_rules_follow_the_stored_options_and_link_the_rounds(client: FlaskC
         "Blocked": "not yet",
         "Never melded": [1],
         "The end": None,
+        "Who deals": None,
     }
 
 
@@ -651,7 +656,7 @@ def test_rami_rules_page_options_line_shows_changed_options(client: FlaskClient)
     match_id = start(client, "rami", PLAYERS, target=150, rami_sec_points=150)
     assert rules_page(client, match_id)["options"] == (
         "This match: target 150 · rami sec points 150 · never-melded bonus 25 · never-melded cap "
-        "100. These stay as they were when the match started."
+        "100 · first dealer Ana. These stay as they were when the match started."
     )
 
 
@@ -691,7 +696,7 @@ def test_belote_official_coinche_rules_page(client: FlaskClient) -> None:
     shown = rules_page(client, match_id)
     assert shown["options"] == (
         "This match: variant coinche · rules official · target 2000 · litige reserve · round deal "
-        "scores to tens yes. These stay as they were when the match started."
+        "scores to tens yes · first dealer Ana. These stay as they were when the match started."
     )
     assert "rules official" in shown["options"] and "target 2000" in shown["options"]
     rules = shown["rules"]
@@ -701,6 +706,9 @@ def test_belote_official_coinche_rules_page(client: FlaskClient) -> None:
         "(160 + contract + announcements + belote) × the multiplier."
     )
     assert rules["The end"]["text"].startswith("At the end of the deal where a team reaches 2000,")
+    assert rules["Who deals"]["text"] == (
+        "First dealer: Ana. After each deal, the player to the right deals (counter-clockwise)."
+    )
     assert {title: rule["applied"] for title, rule in rules.items()} == {
         "Card points": None,
         "Made": [1],
@@ -709,6 +717,7 @@ def test_belote_official_coinche_rules_page(client: FlaskClient) -> None:
         "Contract and coinche": [1],
         "Rounding": [2],
         "The end": None,
+        "Who deals": None,
     }
 
 
@@ -725,7 +734,7 @@ def test_belote_classic_maison_rules_page_links_the_litige(client: FlaskClient) 
     shown = rules_page(client, match_id)
     assert shown["options"].startswith(
         "This match: variant classic · rules maison · target 1000 · litige reserve · round deal "
-        "scores to tens no."
+        "scores to tens no · first dealer Ana."
     )
     assert "No trump: the ace is worth 11 (a deal of 130)." in shown["rules"]["Card points"]["text"]
     assert shown["rules"]["Made"]["text"].endswith("then each team scores its total.")
@@ -739,6 +748,7 @@ def test_belote_classic_maison_rules_page_links_the_litige(client: FlaskClient) 
         "Fall": [4],
         "Litige": [2, 3],
         "The end": None,
+        "Who deals": None,
     }
 
 
@@ -768,6 +778,9 @@ def test_barbu_rules_link_each_contract_to_its_hand(client: FlaskClient) -> None
     )
     assert shown["rules"]["Declarers"]["text"].startswith("Bo declares the first seven hands,")
     assert shown["rules"]["Barbu"]["text"] == "−20 for the K♥."
+    assert shown["rules"]["Who deals"]["text"] == (
+        "The declarer deals each hand: Bo the first seven, then the player to the left (clockwise)."
+    )
     assert {title: rule["applied"] for title, rule in shown["rules"].items()} == {
         "Declarers": None,
         "No tricks": "not yet",
@@ -778,6 +791,7 @@ def test_barbu_rules_link_each_contract_to_its_hand(client: FlaskClient) -> None
         "Trumps": [3],
         "Dominoes": "not yet",
         "Doubles": [1],
+        "Who deals": None,
         "Obligation": None,
     }
 
@@ -795,7 +809,7 @@ def test_gaigel_rules_link_the_gaigel_deal_and_the_strokes(client: FlaskClient) 
     shown = rules_page(client, match_id)
     assert shown["options"] == (
         "This match: mode Two teams (4 or 6) · strokes 3 · five sevens win no · auf Farbe wins "
-        "yes. These stay as they were when the match started."
+        "yes · first dealer Ana. These stay as they were when the match started."
     )
     assert shown["rules"]["Giving strokes"]["text"].startswith("Until all 3 strokes are given,")
     assert {title: rule["applied"] for title, rule in shown["rules"].items()} == {
@@ -806,6 +820,7 @@ def test_gaigel_rules_link_the_gaigel_deal_and_the_strokes(client: FlaskClient) 
         "Giving strokes": [1, 2],
         "Erasing strokes": [3, 4],
         "Auf Farbe": [3],
+        "Who deals": None,
     }
 
 
@@ -818,10 +833,13 @@ def test_three_player_gaigel_rules(client: FlaskClient) -> None:
         "Game points": "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick "
         "gets 0 and the others 6 and 3; one player alone with tricks gets 9. Ties cut.",
         "Sessions": "Ten deals a session, three sessions; most game points wins.",
+        "Who deals": "First dealer: Ana. After each deal, the player to the left deals "
+        "(clockwise).",
     }
     assert {title: rule["applied"] for title, rule in shown["rules"].items()} == {
         "Game points": None,
         "Sessions": None,
+        "Who deals": None,
     }
 
 
@@ -889,6 +907,7 @@ def test_what_if_a_higher_target_leaves_the_match_playing(client: FlaskClient) -
             "rami_sec_points": 200,
             "unmelded_bonus": 25,
             "unmelded_cap": 100,
+            "first_dealer": "Ana",
         },
         "actual": {
             "totals": {"Ana": 200, "Bo": 36, "Cy": 272},
@@ -963,6 +982,7 @@ def test_what_if_official_rules_change_coinche_totals_and_rounding(client: Flask
         "target": 2000,
         "litige": "reserve",
         "rounding": True,
+        "first_dealer": "Ana",
     }
     assert response.json["actual"]["totals"] == {"Nous": 755, "Eux": 67}
     assert response.json["whatif"] == {

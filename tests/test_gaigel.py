@@ -121,6 +121,7 @@ def test_options_take_their_defaults():
         "strokes": 10,
         "five_sevens": False,
         "auf_farbe": False,
+        "first_dealer": "A",
     }
     assert table(strokes=4, five_sevens=True).options["strokes"] == 4
 
@@ -197,7 +198,7 @@ def test_rules_example(deals):
         strokes(4, 2),
     ]
     assert replay.totals == strokes(4, 2)
-    assert replay.state == EXAMPLE_STATE
+    assert replay.state == EXAMPLE_STATE | {"dealer": "A"}  # four deals: round the table once
     assert (replay.status, replay.winner, replay.ended_after) == (PLAYING, None, None)
     for played in replay.rounds:
         said(played)
@@ -562,6 +563,7 @@ def test_the_rules_example_played_to_the_end():
             "Oben": [mark("V", 2, 1), mark("V", 2), mark("V", 2), mark("I", 1)],
             "Unten": [mark("I", 1, 1)] * 3,
         },
+        "dealer": "C",
     }
     assert "only 1" in said(replay.rounds[6])
 
@@ -629,6 +631,7 @@ def test_a_fresh_slate():
         "given": 0,
         "pool": 10,
         "board": {"Oben": [], "Unten": []},
+        "dealer": "A",
     }
     assert replay.status == PLAYING
 
@@ -644,7 +647,7 @@ def test_a_fresh_slate():
 def test_six_players_score_the_rules_example(deals):
     replay = play(table(SIX), *deals)
     assert replay.totals == strokes(4, 2)
-    assert replay.state == EXAMPLE_STATE
+    assert replay.state == EXAMPLE_STATE | {"dealer": "E"}
 
 
 @pytest.mark.parametrize(
@@ -825,3 +828,50 @@ def test_a_null_evidence_is_no_evidence():
     table = GAIGEL.read_table({"teams": {"Oben": ["A", "C"], "Unten": ["B", "D"]}})
     deal = GAIGEL.read_round(table, {"winner": "Oben", "outcome": "aus", "evidence": None})
     assert deal == {"winner": "Oben", "outcome": "aus"}
+
+
+# --- Who deals: clockwise, the deal passing to the left ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seated", "deals", "dealers"),
+    [
+        pytest.param(table(), [deal("Oben", "aus")] * 4, "A B C D A", id="teams"),
+        pytest.param(table(first_dealer="d"), [deal("Oben", "aus")] * 4, "D A B C D", id="d-first"),
+        pytest.param(table(SIX), [deal("Oben", "aus")] * 6, "A B C D E F A", id="six"),
+        pytest.param(three(), [hand(60, 40, 20)] * 3, "A B C A", id="three"),
+        pytest.param(three(first_dealer="C"), [hand(60, 40, 20)] * 3, "C A B C", id="three-c"),
+    ],
+)
+def test_the_deal_passes_to_the_left_each_deal(seated, deals, dealers):
+    expected = dealers.split()
+    assert [play(seated, *deals[:n]).state["dealer"] for n in range(len(deals) + 1)] == expected
+    assert [played.dealer for played in play(seated, *deals).rounds] == expected[:-1]
+
+
+@pytest.mark.parametrize("seated", [table, three], ids=["teams", "three"])
+def test_an_unknown_first_dealer_is_refused(seated):
+    with pytest.raises(Refusal) as refusal:
+        seated(first_dealer="Zed")
+    assert_at(refusal.value, "options.first_dealer", "'Zed' is not a player")
+
+
+def test_a_match_stored_before_the_first_dealer_option_deals_from_the_first_seat():
+    for seated in (table(), three()):
+        options = {k: v for k, v in seated.options.items() if k != "first_dealer"}
+        older = Table(seated.players, options, seated.teams)
+        deals = [deal("Oben", "aus")] if seated.teams else [hand(60, 40, 20)]
+        replay = play(older, *deals)
+        assert (replay.rounds[0].dealer, replay.state["dealer"]) == ("A", "B")
+
+
+@pytest.mark.parametrize("seated", [table, three], ids=["teams", "three"])
+def test_the_rules_say_who_deals_first_and_which_way(seated):
+    rules = {rule.title: rule.text for rule in GAIGEL.rules(seated(first_dealer="B").options)}
+    assert rules["Who deals"] == (
+        "First dealer: B. After each deal, the player to the left deals (clockwise)."
+    )
+
+
+def test_the_first_dealer_is_no_variant():
+    assert GAIGEL.variant_key(table(first_dealer="B").options) == {"mode": "teams", "strokes": 10}

@@ -49,14 +49,15 @@ def mark(kind: str, crossed: int = 0) -> dict[str, Any]:
 
 
 def slate(
-    given: int, oben: Sequence[dict], unten: Sequence[dict], total: int = 10
+    given: int, oben: Sequence[dict], unten: Sequence[dict], dealer: str, total: int = 10
 ) -> dict[str, Any]:
-    """The state of a team match: phase, strokes given, left to give, and the board."""
+    """The state of a team match: phase, strokes given, left to give, the board, who deals."""
     return {
         "phase": "giving" if given < total else "erasing",
         "given": given,
         "pool": total - given,
         "board": {"Oben": list(oben), "Unten": list(unten)},
+        "dealer": dealer,
     }
 
 
@@ -87,10 +88,11 @@ EXAMPLE = [
 ]
 EXAMPLE_TOTALS = [strokes(0, 1), strokes(2, 1), strokes(2, 2), strokes(4, 2)]
 EXAMPLE_STATES = [
-    slate(1, [], [mark("I")]),
-    slate(3, [mark("V")], [mark("I")]),
-    slate(4, [mark("V")], [mark("I"), mark("I")]),
-    slate(6, [mark("V"), mark("V")], [mark("I"), mark("I")]),
+    # The deal passes to the left round Ana, Bo, Cy and Di.
+    slate(1, [], [mark("I")], "Bo"),
+    slate(3, [mark("V")], [mark("I")], "Cy"),
+    slate(4, [mark("V")], [mark("I"), mark("I")], "Di"),
+    slate(6, [mark("V"), mark("V")], [mark("I"), mark("I")], "Ana"),
 ]
 EXAMPLE_WHY = [
     ["Oben wins Aus: a single.", "Unten takes 1 stroke: 1 of 10 given."],
@@ -218,10 +220,11 @@ def test_team_match_seats_partners_opposite(
         "strokes": 10,
         "five_sevens": False,
         "auf_farbe": False,
+        "first_dealer": "Ana",
     }
     assert match["totals"] == strokes(0, 0)
     assert (match["status"], match["winner"], match["rounds"]) == ("playing", None, [])
-    assert match["state"] == slate(0, [], [])
+    assert match["state"] == slate(0, [], [], "Ana")
 
 
 def test_three_player_match_starts_with_the_first_session(client: FlaskClient) -> None:
@@ -230,7 +233,7 @@ def test_three_player_match_starts_with_the_first_session(client: FlaskClient) -
     assert match["teams"] is None
     assert match["options"]["mode"] == "three"
     assert match["totals"] == each(0, 0, 0)
-    assert match["state"] == {"session": 1, "deal_in_session": 1}
+    assert match["state"] == {"session": 1, "deal_in_session": 1, "dealer": "Ana"}
     assert (match["status"], match["winner"]) == ("playing", None)
 
 
@@ -306,7 +309,7 @@ def test_games_list_gaigel(client: FlaskClient) -> None:
     assert gaigel["players"] == [3, 4, 6]
     assert gaigel["teams"] is True
     options = {option["name"]: option for option in gaigel["options"]}
-    assert list(options) == ["mode", "strokes", "five_sevens", "auf_farbe"]
+    assert list(options) == ["mode", "strokes", "five_sevens", "auf_farbe", "first_dealer"]
     assert options["mode"]["choices"] == ["teams", "three"]
     assert options["mode"]["default"] == "teams"
     assert (options["strokes"]["default"], options["strokes"]["minimum"]) == (10, 1)
@@ -665,7 +668,7 @@ def test_a_match_played_to_its_winner(client: FlaskClient, teams_match: dict) ->
             ("finished", "Unten") if n == 10 else ("playing", None)
         ), n
     assert [r["explanation"] for r in match["rounds"][6:]] == FULL_WHY_LAST_FOUR
-    assert match["state"] == slate(10, OBEN_MARKS, [mark("I", 1), mark("I", 1), mark("V", 2)])
+    assert match["state"] == slate(10, OBEN_MARKS, [mark("I", 1), mark("I", 1), mark("V", 2)], "Cy")
     with unchanged(client, match_id):
         body = refused(post_deal(client, match_id, deal("Oben", "aus")), 409)
     assert body["error"] == (
@@ -687,7 +690,7 @@ def test_a_team_without_strokes_wins_as_the_giving_ends(client: FlaskClient) -> 
     match = play(client, match_id, deal("Oben", "gaigel"))
     assert (match["status"], match["winner"]) == ("finished", "Oben")
     assert match["totals"] == strokes(0, 10)
-    assert match["state"] == slate(10, [], [mark("V")] * 5)
+    assert match["state"] == slate(10, [], [mark("V")] * 5, "Bo")
     assert match["rounds"][-1]["explanation"] == [
         "Oben wins Gaigel: a double.",
         "Unten takes 2 strokes: 10 of 10 given.",
@@ -711,7 +714,7 @@ def test_correcting_a_phase_one_deal_rescores_the_rest(client: FlaskClient, afte
         strokes(5, 1),
     ]
     assert match["totals"] == strokes(5, 1)
-    assert match["state"] == slate(6, [mark("I"), mark("V"), mark("V")], [mark("I")])
+    assert match["state"] == slate(6, [mark("I"), mark("V"), mark("V")], [mark("I")], "Ana")
     assert match["rounds"][2]["explanation"] == EXAMPLE_WHY[2]
     log = client.get(f"/api/matches/{match_id}/log").json["changes"]
     assert (log[-1]["action"], log[-1]["n"]) == ("correct", 1)
@@ -818,7 +821,7 @@ def test_three_player_deal_shares_nine_points(
     assert played["input"]["cut_order"] == entered.get("cut_order", [])
     took = entered.get("took_trick") or {n: p > 0 for n, p in entered["card_points"].items()}
     assert played["input"]["took_trick"] == took
-    assert response.json["match"]["state"] == {"session": 1, "deal_in_session": 2}
+    assert response.json["match"]["state"] == {"session": 1, "deal_in_session": 2, "dealer": "Bo"}
 
 
 @pytest.mark.parametrize(
@@ -931,15 +934,15 @@ def test_three_player_deal_refusals(
 def test_thirty_deals_finish_a_three_player_match(client: FlaskClient, three_match: dict):
     match_id = three_match["id"]
     match = play(client, match_id, *[three_deal((120, 80, 40))] * 10)
-    assert match["state"] == {"session": 2, "deal_in_session": 1}
+    assert match["state"] == {"session": 2, "deal_in_session": 1, "dealer": "Bo"}
     match = play(client, match_id, *[three_deal((40, 120, 80))] * 19)
-    assert match["state"] == {"session": 3, "deal_in_session": 10}
+    assert match["state"] == {"session": 3, "deal_in_session": 10, "dealer": "Cy"}
     assert match["totals"] == each(69, 125, 67)
     assert match["status"] == "playing"
     match = play(client, match_id, three_deal((40, 120, 80)))
     assert match["totals"] == each(70, 130, 70)
     assert (match["status"], match["winner"]) == ("finished", "Bo")
-    assert match["state"] == {"session": 3, "deal_in_session": 10}
+    assert match["state"] == {"session": 3, "deal_in_session": 10, "dealer": "Ana"}
     assert match["rounds"][-1]["explanation"][-1] == "Three sessions played: Bo wins with 130."
     with unchanged(client, match_id):
         body = refused(post_deal(client, match_id, three_deal((120, 80, 40))), 409)
@@ -1026,13 +1029,11 @@ def test_new_gaigel_page_leaves_the_mode_to_the_layout_links(
     doc = parse(client.get(layout_url(client, link)))
     assert doc.find_all("input", name="option_mode") == []
     assert doc.find("fieldset", id="option_mode") is None
-    if link == THREE_LINK:
-        # Strokes and the five-card wins mean nothing to three players: no options to ask.
-        assert doc.find("fieldset", "options") is None
-        return
     options = doc.find("fieldset", "options").text()
     assert "Mode" not in options
-    assert "Strokes" in options
+    assert "First dealer" in options
+    # Strokes and the five-card wins mean nothing to three players: only who deals first.
+    assert ("Strokes" in options) == (link != THREE_LINK)
 
 
 def test_new_gaigel_page_for_three_players(client: FlaskClient) -> None:
@@ -1070,6 +1071,7 @@ def test_new_three_player_match_through_the_page(client: FlaskClient) -> None:
         "strokes": 10,
         "five_sevens": False,
         "auf_farbe": False,
+        "first_dealer": "Ana",
     }
 
 
@@ -1139,6 +1141,7 @@ def test_new_team_match_through_the_page(
         "strokes": strokes_option,
         "five_sevens": False,
         "auf_farbe": False,
+        "first_dealer": "Ana",
     }
 
 
@@ -1168,7 +1171,10 @@ def deal_rows(doc: Node) -> list[tuple[str, str, list[str]]]:
     for body in doc.find("table", "sheet").find_all("tbody", "round"):
         row = body.find("tr")
         totals = [span.text() for span in row.find_all("span", "total")]
-        rows.append((row.find("th").text(), row.find("td", "deal").text(), totals))
+        cell = row.find("td", "deal")
+        dealt = cell.find("small", "dealer")
+        said = cell.text().removesuffix(" " + dealt.text()) if dealt else cell.text()
+        rows.append((row.find("th").text(), said, totals))
     return rows
 
 
@@ -1308,13 +1314,14 @@ def test_deal_form_records_a_deal_and_the_table_shows_it(
     response = post_form(client, match_id, {"winner": "Oben", "outcome": "aus"})
     assert response.status_code == 302
     location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
+    recorded = api_match(client, match_id)["rounds"][0]["id"]
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"recorded={recorded}")
     [played] = api_match(client, match_id)["rounds"]
     assert played["input"] == {"winner": "Oben", "outcome": "aus"}
     response = post_form(client, match_id, {"winner": "Unten", "outcome": "gaigel"})
     assert response.status_code == 302
-    doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Deal 2 recorded." in [node.text() for node in doc.find_all("p", "flash")]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find("form", "notice").find("span").text() == "Deal 2 recorded."
     headers = [th.text() for th in doc.find("table", "sheet").find("thead").find_all("th")]
     assert headers == ["#", "Deal", "Oben", "Unten"]
     assert deal_rows(doc) == [
@@ -1625,7 +1632,8 @@ def test_three_player_form_records_game_points(client: FlaskClient, three_match:
     response = post_form(client, match_id, player_form((120, 80, 40)))
     assert response.status_code == 302, field_errors(parse(response))
     location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
+    recorded = api_match(client, match_id)["rounds"][0]["id"]
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"recorded={recorded}")
     response = post_form(
         client, match_id, player_form((100, 100, 0), (True, True, False), (2, 1, ""))
     )
@@ -1708,3 +1716,42 @@ def test_three_player_edit_page_is_prefilled(client: FlaskClient, three_match: d
         "players-2-cut": "",
         "players-2-took_trick": False,
     }
+
+
+# --- who deals ----------------------------------------------------------------------------------
+
+
+def test_the_sheet_says_who_dealt_each_deal(client: FlaskClient) -> None:
+    match_id = start(client, first_dealer="Di")["id"]
+    play(client, match_id, *EXAMPLE[:2])
+    table = parse(client.get(f"/matches/{match_id}/sheet")).find("table", "sheet")
+    dealt = [node.text() for node in table.find_all("small", "dealer")]
+    assert dealt == ["dealt by Di", "dealt by Ana"]  # the deal passes to the left
+    assert api_match(client, match_id)["state"]["dealer"] == "Bo"
+
+
+@pytest.mark.parametrize("link", [TEAMS_LINK, THREE_LINK])
+def test_new_gaigel_match_form_takes_the_first_dealer_by_seat(client: FlaskClient, link: str):
+    url = layout_url(client, link)
+    doc = parse(client.get(url))
+    seats = len(doc.find_all("input", type="radio", name="option_first_dealer"))
+    assert seats == (6 if link == TEAMS_LINK else 3)
+    assert values(doc)["option_first_dealer"] == "Player 1"
+    if link == TEAMS_LINK:
+        names = team_form(["Ana", "Cy", ""], ["Bo", "Di", ""])
+    else:
+        names = {f"players-{seat}": name for seat, name in enumerate(THREE)}
+    response = client.post(url, data=names | {"option_first_dealer": "Player 2"})
+    assert response.status_code == 302, field_errors(parse(response))
+    match = api_match(client, client.get("/api/matches").json["matches"][0]["id"])
+    assert (match["options"]["first_dealer"], match["state"]["dealer"]) == ("Bo", "Bo")
+
+
+@pytest.mark.parametrize("started", [start, start_three], ids=["teams", "three"])
+def test_the_rules_page_says_who_deals(client: FlaskClient, started: Any) -> None:
+    match_id = started(client, first_dealer="Cy")["id"]
+    doc = parse(client.get(f"/matches/{match_id}/rules"))
+    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    assert rules["Who deals"] == (
+        "First dealer: Cy. After each deal, the player to the left deals (clockwise)."
+    )

@@ -65,8 +65,9 @@ def match_cards(doc: Node) -> list[dict[str, str]]:
 TRIO = ("Ana", "Bo", "Cy")
 
 
-def hand(cards: str = "", points: str = "", melded: bool = False) -> dict[str, Any]:
-    """One hand as a phone fills it in: tapped cards ("A JK 5"), a typed value, the box."""
+def hand(cards: str = "", points: str = "", melded: bool | None = None) -> dict[str, Any]:
+    """One hand as a phone fills it in: tapped cards ("A JK 5"), a typed value, and the
+    "had melded" chip chosen ("y" for True, "n" for False, none chosen for None)."""
     return {"cards": cards, "points": points, "melded": melded}
 
 
@@ -82,8 +83,8 @@ def round_form(
         filled = hands.get(name, hand())
         data[f"hands-{seat}-cards"] = filled["cards"]
         data[f"hands-{seat}-points"] = filled["points"]
-        if filled["melded"]:
-            data[f"hands-{seat}-melded"] = "y"
+        if filled["melded"] is not None:
+            data[f"hands-{seat}-melded"] = "y" if filled["melded"] else "n"
     return {key: value for key, value in data.items() if value is not None}
 
 
@@ -191,10 +192,11 @@ def test_new_match_page_shows_six_names_and_the_options(client: FlaskClient) -> 
     names = [node for node in doc.find_all("input") if node.attrs["name"].startswith("players-")]
     assert [node.attrs["name"] for node in names] == [f"players-{i}" for i in range(6)]
     assert all(node.attrs["value"] == "" for node in names)
+    options = [node for node in doc.find_all("input") if node.attrs["name"].startswith("option_")]
     placeholders = {
         node.attrs["name"]: node.attrs.get("placeholder")
-        for node in doc.find_all("input")
-        if node.attrs["name"].startswith("option_")
+        for node in options
+        if node.attrs.get("type", "text") == "text"
     }
     assert placeholders == {
         "option_target": "100 per opponent",
@@ -202,6 +204,14 @@ def test_new_match_page_shows_six_names_and_the_options(client: FlaskClient) -> 
         "option_unmelded_bonus": "25",
         "option_unmelded_cap": "100",
     }
+    # The first dealer is chosen by seat on radio chips, the first seat unless changed.
+    chips = [node for node in options if node.attrs.get("type") == "radio"]
+    assert [
+        (node.attrs["name"], node.attrs["value"], "checked" in node.attrs) for node in chips
+    ] == [("option_first_dealer", f"Player {seat}", seat == 1) for seat in range(1, 7)]
+    assert doc.find("fieldset", "choices", id="option_first_dealer").find("legend").text() == (
+        "First dealer"
+    )
     assert field_errors(doc) == {}
     assert alerts(doc) == []
 
@@ -220,6 +230,7 @@ def test_new_match_form_starts_the_match(client: FlaskClient) -> None:
         "rami_sec_points": 200,
         "unmelded_bonus": 25,
         "unmelded_cap": 100,
+        "first_dealer": "Ana",
     }
 
 
@@ -300,22 +311,24 @@ def test_fresh_match_page_has_no_sheet_and_a_round_form(client: FlaskClient, tri
         "outcome": "out",
         "winner": None,
         **{f"hands-{seat}-{part}": "" for seat in range(3) for part in ("cards", "points")},
-        **{f"hands-{seat}-melded": False for seat in range(3)},
+        # Had melded is asked of every hand, with neither chip chosen in round 1.
+        **{f"hands-{seat}-melded": None for seat in range(3)},
     }
     assert [node.attrs["value"] for node in doc.find_all("input", name="winner")] == list(TRIO)
     pad = [node.attrs["value"] for node in doc.find_all("button", "card", name="tap")]
     assert pad[:3] == ["0:JK", "0:A", "0:2"]
     assert len(pad) == 3 * 14
     assert "target 200" in doc.find("p", "options-line").text().casefold()
+    assert doc.find("section", "score-bar").find("p", "bar-round").text() == "Round 1 · Ana deals"
 
 
 def test_posting_a_round_through_the_form_shows_it_on_the_sheet(client: FlaskClient, trio: dict):
     match_id = trio["id"]
     response = post_round(client, match_id, EXAMPLE_R1)
     assert response.status_code == 302
-    location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
     stored = api_match(client, match_id)
+    round_id = stored["rounds"][0]["id"]
+    assert response.headers["Location"] == f"/matches/{match_id}?recorded={round_id}"
     assert stored["rounds"][0]["input"] == {
         "outcome": "out",
         "winner": "Ana",
@@ -324,9 +337,11 @@ def test_posting_a_round_through_the_form_shows_it_on_the_sheet(client: FlaskCli
             "Cy": {"points": 18, "melded": True},
         },
     }
-    page = client.get(f"/matches/{match_id}")
-    doc = parse(page)
-    assert "Round 1 recorded." in [node.text() for node in doc.find_all("p", "flash")]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find_all("p", "flash") == []
+    notice = doc.find("form", "notice")
+    assert notice.find("span").text() == "Round 1 recorded."
+    assert notice.find("button").text() == "Undo"
     assert sheet(doc) == {
         "players": list(TRIO),
         "rounds": [EXAMPLE_R1_SHEET],
@@ -352,7 +367,9 @@ def test_sheet_shows_running_totals(client: FlaskClient, trio: dict) -> None:
     match_id = trio["id"]
     assert post_round(client, match_id, EXAMPLE_R1).status_code == 302
     second = round_form(
-        winner="Bo", Ana=hand("7 3"), Cy=hand("K Q 9 8 JK A 5 4 3 2 6 7 10 J", melded=False)
+        winner="Bo",
+        Ana=hand("7 3", melded=False),
+        Cy=hand("K Q 9 8 JK A 5 4 3 2 6 7 10 J", melded=False),
     )
     assert post_round(client, match_id, second).status_code == 302
     shown = sheet(parse(client.get(f"/matches/{match_id}")))
@@ -378,7 +395,7 @@ def test_sheet_shows_running_totals(client: FlaskClient, trio: dict) -> None:
     ("typed", "field", "words"),
     [
         pytest.param(
-            round_form(Bo=hand("A JK 5", melded=True), Cy=hand(points="18")),
+            round_form(Bo=hand("A JK 5", melded=True), Cy=hand(points="18", melded=True)),
             "winner",
             "Say who went out",
             id="no-winner",
@@ -390,19 +407,27 @@ def test_sheet_shows_running_totals(client: FlaskClient, trio: dict) -> None:
             id="hand-missing",
         ),
         pytest.param(
-            round_form(winner="Ana", Bo=hand("A JK 5"), Cy=hand(points="abc")),
+            round_form(
+                winner="Ana", Bo=hand("A JK 5", melded=True), Cy=hand(points="abc", melded=True)
+            ),
             "hands-2-points",
             "Not a valid integer",
             id="points-abc",
         ),
         pytest.param(
-            round_form(winner="Ana", Bo=hand("A JK 5", points="40"), Cy=hand(points="3")),
+            round_form(
+                winner="Ana",
+                Bo=hand("A JK 5", points="40", melded=True),
+                Cy=hand(points="3", melded=True),
+            ),
             "hands-1-points",
             "add up to 36, not 40",
             id="cards-and-points-disagree",
         ),
         pytest.param(
-            round_form(winner="Ana", Bo=hand(points="281"), Cy=hand(points="3")),
+            round_form(
+                winner="Ana", Bo=hand(points="281", melded=True), Cy=hand(points="3", melded=True)
+            ),
             "hands-1-points",
             "between 0 and 280",
             id="points-281",
@@ -414,13 +439,15 @@ def test_sheet_shows_running_totals(client: FlaskClient, trio: dict) -> None:
             id="rami-sec-melded",
         ),
         pytest.param(
-            round_form(outcome="blocked", Ana=hand("3"), Bo=hand("4")),
+            round_form(outcome="blocked", Ana=hand("3", melded=True), Bo=hand("4", melded=True)),
             "hands-2-points",
             "Cy's hand is missing",
             id="blocked-hand-missing",
         ),
         pytest.param(
-            round_form(winner="Ana", Bo=hand("A X 5"), Cy=hand(points="3")),
+            round_form(
+                winner="Ana", Bo=hand("A X 5", melded=True), Cy=hand(points="3", melded=True)
+            ),
             "hands-1-cards",
             "'X' is not a card rank",
             id="unknown-rank",
@@ -437,7 +464,7 @@ def test_bad_round_form_keeps_what_was_typed_and_stores_nothing(
     doc = parse(response)
     shown = values(doc)
     for name, value in typed.items():
-        assert shown[name] == (True if value == "y" else value), name
+        assert shown[name] == value, name
     errors = field_errors(doc)
     assert field in errors, errors
     assert words in " ".join(errors[field])
@@ -473,17 +500,16 @@ def test_card_taps_without_javascript_update_the_form_only(
 ) -> None:
     match_id = trio["id"]
     before = stored(client, match_id)
-    typed = round_form(winner="Ana", Bo=hand(cards.strip()), Cy=hand(points="18", melded=True))
+    typed = round_form(
+        winner="Ana", Bo=hand(cards.strip(), melded=False), Cy=hand(points="18", melded=True)
+    )
     response = post_round(client, match_id, {**typed, **button})
     assert response.status_code == 200
     doc = parse(response)
     shown = values(doc)
     assert shown["hands-1-cards"] == after
-    assert (shown["winner"], shown["hands-2-points"], shown["hands-2-melded"]) == (
-        "Ana",
-        "18",
-        True,
-    )
+    assert (shown["winner"], shown["hands-1-melded"]) == ("Ana", "n")
+    assert (shown["hands-2-points"], shown["hands-2-melded"]) == ("18", "y")
     assert doc.find("output", id="hands-1-cards-total").text() == total
     chips = doc.find("fieldset", "hand", **{"data-seat": "1"}).find_all("button", "chip")
     assert [chip.attrs["value"] for chip in chips] == [f"1:{i}" for i in range(len(after.split()))]
@@ -517,16 +543,19 @@ def test_edit_page_is_prefilled_from_the_stored_round(client: FlaskClient, trio:
         "winner": "Ana",
         "hands-0-cards": "",
         "hands-0-points": "",
-        "hands-0-melded": False,
+        "hands-0-melded": None,
         "hands-1-cards": "A JK 5",
         "hands-1-points": "",
-        "hands-1-melded": True,
+        "hands-1-melded": "y",
         "hands-2-cards": "",
         "hands-2-points": "18",
-        "hands-2-melded": True,
+        "hands-2-melded": "y",
     }
     remove = doc.find("form", "remove")
     assert remove.attrs["action"] == f"/matches/{match_id}/rounds/1/remove"
+    stored_round = api_match(client, match_id)["rounds"][0]
+    assert remove.find("input", name="round_id").attrs["value"] == str(stored_round["id"])
+    assert remove.find("input", name="version").attrs["value"] == str(stored_round["version"])
 
 
 def test_correcting_through_the_edit_page(client: FlaskClient, trio: dict) -> None:
@@ -565,7 +594,9 @@ def test_bad_correction_keeps_what_was_typed(client: FlaskClient, trio: dict) ->
     match_id = trio["id"]
     post_round(client, match_id, EXAMPLE_R1)
     before = stored(client, match_id)
-    typed = round_form(winner="Ana", Bo=hand(points="-3", melded=True), Cy=hand(points="18"))
+    typed = round_form(
+        winner="Ana", Bo=hand(points="-3", melded=True), Cy=hand(points="18", melded=True)
+    )
     response = client.post(f"/matches/{match_id}/rounds/1/edit", data=typed)
     assert response.status_code == 422
     doc = parse(response)
@@ -577,11 +608,31 @@ def test_bad_correction_keeps_what_was_typed(client: FlaskClient, trio: dict) ->
 def test_removing_a_round_through_the_page(client: FlaskClient, trio: dict) -> None:
     match_id = trio["id"]
     post_round(client, match_id, EXAMPLE_R1)
-    response = client.post(f"/matches/{match_id}/rounds/1/remove")
+    edit = parse(client.get(f"/matches/{match_id}/rounds/1/edit"))
+    remove = edit.find("form", "remove")
+    seen = {
+        name: remove.find("input", name=name).attrs["value"] for name in ("round_id", "version")
+    }
+    # Remove asks first: a page to confirm, and nothing removed yet.
+    asked = client.post(remove.attrs["action"], data=seen)
+    assert asked.status_code == 200
+    question = parse(asked)
+    assert question.find("h1").text().startswith("Remove round 1?")
+    assert len(api_match(client, match_id)["rounds"]) == 1
+    confirm = question.find("form", "remove")
+    confirmed = {
+        node.attrs["name"]: node.attrs["value"]
+        for node in confirm.find_all("input", type="hidden")
+        if node.attrs["name"] != "csrf_token"
+    }
+    assert confirmed == seen | {"confirmed": "1"}
+    response = client.post(confirm.attrs["action"], data=confirmed)
     assert response.status_code == 302
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
+    assert response.headers["Location"] == f"/matches/{match_id}"
     doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Round 1 removed" in doc.text()
+    assert [node.text() for node in doc.find_all("p", "flash")] == [
+        "Round 1 removed; everything after it was scored again."
+    ]
     assert doc.find("tbody", id="round-1") is None
     assert "Nothing scored yet" in doc.text()
     assert api_match(client, match_id)["rounds"] == []
@@ -629,7 +680,8 @@ def test_removing_an_unknown_round_is_a_404_page(client: FlaskClient, trio: dict
 
 def test_winner_banner_when_the_match_ends(client: FlaskClient, duel: dict) -> None:
     match_id = duel["id"]
-    typed = round_form(("Ana", "Bo"), winner="Ana", Bo=hand("K Q 9 8"))
+    # Bo never melded: K Q 9 8 = 37, + 25 = 62, capped at 50 (half the target of 100).
+    typed = round_form(("Ana", "Bo"), winner="Ana", Bo=hand("K Q 9 8", melded=False))
     assert post_round(client, match_id, typed).status_code == 302
     doc = parse(client.get(f"/matches/{match_id}"))
     banner = doc.find("p", "banner")

@@ -952,6 +952,34 @@ def test_the_first_dealer_option_starts_the_turn():
     assert play(table(first_dealer="Cy"), hand).state["dealer"] == "Ana"
 
 
+def test_each_peg_names_whoever_was_dealing_when_it_was_pegged():
+    hand = cards(Ana=20, Bo=20, Cy=12)
+    pegs = [peg("Bo", "ronda", "K"), hand, peg("Cy", "limpia", "Q"), hand, hand]
+    replay = play(table(first_dealer="Bo"), *pegs)
+    assert [r.dealer for r in replay.rounds] == ["Bo", "Bo", "Cy", "Cy", "Ana"]
+    assert replay.state["dealer"] == "Bo"  # round the table once
+
+
+def test_an_unknown_first_dealer_is_refused():
+    with pytest.raises(Refusal) as refusal:
+        table(first_dealer="Zed")
+    assert_at(refusal.value, "options.first_dealer", "'Zed' is not a player")
+
+
+def test_a_match_stored_before_the_first_dealer_option_deals_from_the_first_seat():
+    seated = table()
+    older = Table(seated.players, {k: v for k, v in seated.options.items() if k != "first_dealer"})
+    replay = play(older, cards(Ana=20, Bo=20, Cy=12))
+    assert (replay.rounds[0].dealer, replay.state["dealer"]) == ("Ana", "Bo")
+
+
+def test_the_rules_say_who_deals_first_and_which_way():
+    rules = {rule.title: rule.text for rule in P.rules(table(first_dealer="Cy").options)}
+    assert rules["Who deals"] == (
+        "First dealer: Cy. After each deal, the player to the left deals (clockwise)."
+    )
+
+
 def test_with_partnerships_the_deal_goes_round_every_seat():
     hand = cards(Us=26, Them=26)
     dealers = [play(teams(), *[hand] * played).state["dealer"] for played in range(5)]

@@ -941,17 +941,21 @@ def track(doc: Node) -> str:
 
 
 def sheet_rows(doc: Node) -> list[dict[str, Any]]:
-    """Read the peg sheet: per peg its number, what it was, the totals after and the reasons."""
+    """Read the peg sheet: per peg its number, what it was, who dealt, the totals after and the
+    reasons."""
     table = doc.find("table", "sheet")
     names = [th.text() for th in table.find("thead").find_all("th")][2:]
     rows = []
     for body in table.find_all("tbody"):
         row = body.find("tr")
         cells = row.find_all("td")
+        dealt = cells[0].find("small", "dealer")
+        dealer = dealt.text() if dealt else ""
         rows.append(
             {
                 "n": int(row.find("th").text()),
-                "peg": cells[0].text(),
+                "peg": cells[0].text().removesuffix(" " + dealer),
+                "dealt_by": dealer,
                 "totals": {n: int(c.text()) for n, c in zip(names, cells[1:], strict=True)},
                 "why": [li.text() for li in body.find("tr", "why").find_all("li")],
             }
@@ -1113,14 +1117,16 @@ def test_pegging_through_the_form_shows_a_provisional_row(client: FlaskClient, p
     response = post_peg(client, match_id, PORRAZO_FORM)
     assert response.status_code == 302
     location = urlsplit(response.headers["Location"])
-    assert (location.path, location.fragment) == (f"/matches/{match_id}", "round-1")
+    recorded = api_match(client, match_id)["rounds"][0]["id"]
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"recorded={recorded}")
     [played] = api_match(client, match_id)["rounds"]
     assert played["input"] == BO_PORRAZO
-    doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Peg 1 recorded." in [node.text() for node in doc.find_all("p", "flash")]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find("form", "notice").find("span").text() == "Peg 1 recorded."
     [row] = sheet_rows(doc)
     assert row["n"] == 1
     assert row["peg"] == "Bo · Porrazo 6 provisional"
+    assert row["dealt_by"] == "dealt by Ana"
     assert row["totals"] == totals(0, 0, 0)
     assert row["why"] == played["explanation"]
     assert doc.find("td", "deal").find("span", "result").text() == "provisional"
@@ -1154,17 +1160,22 @@ def test_undo_last_peg_button_removes_the_last_event(client: FlaskClient, porraz
     undo = doc.find("form", "undo")
     assert undo.attrs["action"] == f"/matches/{match_id}/rounds/3/remove"
     assert undo.find("button").text() == "Undo last peg (3)"
-    response = client.post(undo.attrs["action"])
+    last = api_match(client, match_id)["rounds"][2]
+    sent = {node.attrs["name"]: node.attrs["value"] for node in undo.find_all("input")}
+    assert sent.pop("csrf_token")
+    assert sent == {"round_id": str(last["id"]), "version": "1", "undo": "1"}
+    response = client.post(undo.attrs["action"], data=sent)
     assert response.status_code == 302
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
+    location = urlsplit(response.headers["Location"])
+    assert (location.path, location.query) == (f"/matches/{match_id}", f"undone={last['id']}")
     match = api_match(client, match_id)
     assert len(match["rounds"]) == 2
     assert match["totals"] == totals(4, 0, 0)
     assert match["state"]["pending"] == pending("porrazo", "Bo", "6", 2)
-    doc = parse(client.get(f"/matches/{match_id}"))
-    assert "Peg 3 removed; everything after it was scored again." in [
-        node.text() for node in doc.find_all("p", "flash")
-    ]
+    doc = parse(client.get(response.headers["Location"]))
+    assert doc.find("form", "notice").find("span").text() == (
+        "Peg 3 taken back: it is in the form below to fix and record again."
+    )
     assert track(doc) == "Ana 4, Bo 0, Cy 0 of 61. Ana deals."
     assert doc.find("form", "undo").find("button").text() == "Undo last peg (2)"
     assert len(waiting(doc)) == 1
@@ -1182,6 +1193,12 @@ def test_tendido_helper_shows_the_best_count_and_stores_nothing(
     doc = parse(response)
     preview = [p.text() for p in doc.find("div", "preview").find_all("p")]
     assert preview == ["Best count 5, laid 4-2-3-7.", "Best row 4-2-3-7: cards in place 5."]
+    # The answer sits under the button that asked, and the page opens there.
+    tendido = doc.find("fieldset", "tendido")
+    assert tendido.find("div", "preview").attrs["id"] == "tendido-answer"
+    asked = tendido.find("button", name="preview")
+    assert asked.attrs["formaction"] == f"/matches/{match_id}/rounds#tendido-answer"
+    assert doc.find("details", "capture").find("div", "preview") is None
     assert [selected(doc, f"pair_cards-{i}") for i in range(4)] == ["2", "4", "7", "3"]
     shown = values(doc)
     assert (shown["player"], shown["event"]) == ("Ana", "tendido")
@@ -1479,3 +1496,23 @@ def test_edit_page_correction_rescores_and_a_breaking_one_is_refused(
     rows = sheet_rows(doc)
     assert rows[2]["why"] == ["Cy's counter-porrazo of 6 stands: +7."]
     assert track(doc) == "Ana 0, Bo 0, Cy 7 of 61. Ana deals."
+
+
+# --- who deals ----------------------------------------------------------------------------------
+
+
+def test_the_sheet_says_who_dealt_each_peg(client: FlaskClient) -> None:
+    match_id = start(client, first_dealer="Cy")["id"]
+    hand = {"event": "cards", "counts": {"Ana": 20, "Bo": 20, "Cy": 12}}
+    peg(client, match_id, by("Bo", "ronda", "K"), hand, by("Ana", "ronda", "Q"))
+    rows = sheet_rows(parse(client.get(f"/matches/{match_id}/sheet")))
+    assert [row["dealt_by"] for row in rows] == ["dealt by Cy", "dealt by Cy", "dealt by Ana"]
+
+
+def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
+    match_id = start(client, first_dealer="Bo")["id"]
+    doc = parse(client.get(f"/matches/{match_id}/rules"))
+    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    assert rules["Who deals"] == (
+        "First dealer: Bo. After each deal, the player to the left deals (clockwise)."
+    )

@@ -8,6 +8,7 @@ import pytest
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
+from tests.rules_helpers import assert_at
 
 RAMI = GAMES["rami"]
 
@@ -177,14 +178,22 @@ def test_tie_for_lowest_at_the_target_plays_an_extra_round():
     replay = play(seated, *tied)
     assert replay.totals == {"Ana": 30, "Bo": 30, "Cy": 105}
     assert (replay.status, replay.winner) == (PLAYING, None)
-    assert replay.state == {"extra_round": True}
+    assert replay.state == {
+        "extra_round": True,
+        "dealer": "Cy",
+        "melded": {"Ana": True, "Cy": True},
+    }
     assert replay.rounds[1].explanation[-1] == (
         "Cy reached the target of 100, but Ana and Bo tie for the lowest total (30): "
         "another round is played."
     )
     replay = play(seated, *tied, out("Bo", Ana=points(4), Cy=points(4)))
     assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "Bo", 3)
-    assert replay.state == {"extra_round": False}
+    assert replay.state == {
+        "extra_round": False,
+        "dealer": "Ana",
+        "melded": {"Ana": True, "Cy": True},
+    }
 
 
 def test_names_and_ranks_are_read_case_insensitively():
@@ -252,3 +261,60 @@ def test_bad_tables_are_refused_by_field(data, path):
     with pytest.raises(Refusal) as refused:
         RAMI.read_table(data)
     assert path in refused.value.fields
+
+
+# --- Who deals: the deal passes to the left, round the table -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "dealers"),
+    [
+        pytest.param({}, ["Ana", "Bo", "Cy", "Ana"], id="first-player"),
+        pytest.param({"first_dealer": "cy"}, ["Cy", "Ana", "Bo", "Cy"], id="cy-first"),
+    ],
+)
+def test_the_deal_passes_to_the_left_each_round(first, dealers):
+    seated = table("Ana", "Bo", "Cy", **first)
+    rounds = [out("Ana", Bo=points(5), Cy=points(5))] * 3
+    assert [play(seated, *rounds[:n]).state["dealer"] for n in range(4)] == dealers
+    assert [played.dealer for played in play(seated, *rounds).rounds] == dealers[:3]
+
+
+def test_an_unknown_first_dealer_is_refused():
+    with pytest.raises(Refusal) as refusal:
+        table("Ana", "Bo", first_dealer="Zed")
+    assert_at(refusal.value, "options.first_dealer", "'Zed' is not a player")
+
+
+def test_a_match_stored_before_the_first_dealer_option_deals_from_the_first_seat():
+    seated = table("Ana", "Bo", "Cy")
+    older = Table(seated.players, {k: v for k, v in seated.options.items() if k != "first_dealer"})
+    replay = play(older, out("Ana", Bo=points(5), Cy=points(5)))
+    assert (replay.rounds[0].dealer, replay.state["dealer"]) == ("Ana", "Bo")
+    rule = next(rule for rule in RAMI.rules(older.options) if rule.title == "Who deals")
+    assert rule.text.startswith("First dealer: the first player.")
+
+
+def test_the_rules_say_who_deals_first_and_which_way():
+    options = table("Ana", "Bo", first_dealer="Bo").options
+    rules = {rule.title: rule.text for rule in RAMI.rules(options)}
+    assert rules["Who deals"] == (
+        "First dealer: Bo. After each deal, the player to the left deals (clockwise)."
+    )
+
+
+def test_the_first_dealer_is_no_variant():
+    assert RAMI.variant_key(table("Ana", "Bo", first_dealer="Bo").options) == {"target": 100}
+
+
+def test_the_state_keeps_each_hand_melded_or_not_as_last_entered():
+    seated = table("Ana", "Bo", "Cy")
+    assert play(seated).state["melded"] == {}
+    replay = play(seated, out("Ana", Bo=points(5, melded=False), Cy=points(5)))
+    assert replay.state["melded"] == {"Bo": False, "Cy": True}
+
+
+def test_a_hand_must_say_whether_its_player_had_melded():
+    with pytest.raises(Refusal) as refusal:
+        play(table("Ana", "Bo"), out("Ana", Bo={"points": 5}))
+    assert refusal.value.fields["hands.Bo.melded"] == ["Say whether Bo had melded."]

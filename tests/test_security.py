@@ -24,10 +24,10 @@ def test_pages_use_no_inline_script_or_style(client: FlaskClient, new_match):
         assert "<script>" not in page and " style=" not in page and "<style" not in page
 
 
-def test_the_session_cookie_is_http_only_and_same_site(client: FlaskClient, new_match):
-    match = new_match(players=("Ana", "Bo"))
-    form = {"outcome": "out", "winner": "Ana", "hands-1-points": "5", "hands-1-melded": "y"}
-    answer = client.post(f"/matches/{match['id']}/rounds", data=form)
+def test_the_session_cookie_is_http_only_and_same_site(client: FlaskClient):
+    # Starting a match keeps its scorer token in the session.
+    answer = client.post("/matches/new/rami", data={"players-0": "Ana", "players-1": "Bo"})
+    assert answer.status_code == 302
     cookie = answer.headers["Set-Cookie"]
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie

@@ -289,6 +289,28 @@ def test_every_game_survives_export_and_import(
     assert without_local_ids(summary) == without_local_ids(cached)
 
 
+def test_a_restored_round_survives_export_and_import(client: FlaskClient, there: FlaskClient):
+    match_id = start(client, RAMI, out("Ana", Bo=10, Cy=20), out("Bo", Ana=30, Cy=5))
+    removed = client.delete(f"/api/matches/{match_id}/rounds/1").json["match"]["removed"]
+    client.post(f"/api/matches/{match_id}/removed/{removed[0]['id']}/restore")
+    send(client, "PUT", f"/api/matches/{match_id}/rounds/1", out("Ana", Bo=12, Cy=20))
+    document = exported(client, match_id)
+    assert [change["action"] for change in document["log"]] == [
+        "add",
+        "add",
+        "remove",
+        "restore",
+        "correct",
+    ]
+    assert import_(there, [document]).status_code == 200
+    [summary] = there.get("/api/matches").json["matches"]
+    copied = there.get(f"/api/matches/{summary['id']}").json
+    assert copied["totals"] == {"Ana": 30, "Bo": 12, "Cy": 25}
+    assert [(r["n"], r["version"]) for r in copied["rounds"]] == [(1, 2), (2, 1)]
+    assert copied["removed"] == []
+    assert exported(there, summary["id"]) == document
+
+
 @pytest.mark.parametrize(("body", "rounds", "correction", "removal"), GAMES)
 def test_importing_again_skips_the_match(
     client: FlaskClient,
@@ -370,7 +392,9 @@ def tamper(document: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         pytest.param("log.1.n", 1, "1.log.1.n", "change 2", id="log-n"),
         pytest.param("log.2.round_ref", 1, "1.log.2.round_ref", "change 3", id="log-ref"),
         pytest.param("log.0.at", "yesterday", "1.log.0.at", "UTC time", id="log-time"),
-        pytest.param("log.4.action", "undo", "1.log.4.action", "add, correct or remove", id="act"),
+        pytest.param(
+            "log.4.action", "undo", "1.log.4.action", "add, correct, remove or restore", id="act"
+        ),
     ],
 )
 def test_a_changed_document_is_refused_and_nothing_is_imported(
@@ -523,8 +547,12 @@ def test_the_json_export_of_a_match(client: FlaskClient, rami: int) -> None:
         "round_records",
     ]
     assert (document["format"], document["version"]) == ("tablescore-match", 1)
-    for key in ("uid", "game", "options", "players", "teams", "created_at", "rounds", "totals"):
+    for key in ("uid", "game", "options", "players", "teams", "created_at", "totals"):
         assert document[key] == match[key], key
+    # Round ids are this installation's own; everything else about a round travels.
+    assert document["rounds"] == [
+        {key: value for key, value in played.items() if key != "id"} for played in match["rounds"]
+    ]
     assert (document["status"], document["winner"]) == (match["status"], match["winner"])
     log = client.get(f"/api/matches/{rami}/log").json["changes"]
     assert [

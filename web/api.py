@@ -17,9 +17,15 @@ from .present import change_json, game_json, match_json, round_json, summary_jso
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+BODY_OPTIONAL = {"api.restore_round", "api.rematch"}
+"""Requests that need no body at all: one they do send must still be JSON."""
+
+
 @bp.before_request
 def require_json() -> None:
     """Refuse a body that is not JSON before anything reads it."""
+    if request.endpoint in BODY_OPTIONAL and not request.content_length:
+        return
     if request.method in ("POST", "PUT") and not request.is_json:
         abort(415, "Send the body as JSON, with Content-Type: application/json.")
 
@@ -48,13 +54,45 @@ def scoring_phone(match_id: int) -> str:
     return access.device_for(get_db(), match_id, token)
 
 
+MAX_KEY = 100
+
+
+def idempotency_key() -> str | None:
+    """Return the request's Idempotency-Key, if it sent one, refusing an over-long one."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > MAX_KEY:
+        abort(400, f"An Idempotency-Key has at most {MAX_KEY} characters.")
+    return key
+
+
+def seen_round() -> matches.Seen | None:
+    """Read If-Match: the round id and version the phone saw, as "<round id>:<version>"."""
+    given = request.headers.get("If-Match")
+    if given is None:
+        return None
+    said = given.strip().removeprefix("W/").strip('"')
+    round_id, _colon, version = said.partition(":")
+    if not (round_id.isdigit() and version.isdigit() and len(said) <= 40):
+        abort(
+            400,
+            'If-Match names the round as "<round id>:<version>", as the round\'s "id" and '
+            '"version" say, like If-Match: 12:1.',
+        )
+    return matches.Seen(int(round_id), int(version))
+
+
 @bp.post("/matches")
 def start_match() -> ResponseReturnValue:
     """Start a match; the answer carries its scorer token, this once."""
     check_passcode(request.headers.get("X-Tablescore-Passcode"))
     data = body()
     device = access.read_label(data.pop("device", None), "the phone that started it")
-    match = matches.start(get_db(), data, device)
+    match = matches.start(get_db(), data, device, idempotency_key())
+    return started(match)
+
+
+def started(match: matches.Match) -> ResponseReturnValue:
+    """Answer a new match with its scorer token, this once, and where to find it."""
     location = url_for("api.match", match_id=match.id)
     answer = match_json(match) | {"scorer_token": match.scorer_token}
     return jsonify(answer), 201, {"Location": location}
@@ -99,24 +137,44 @@ def round_answer(match: matches.Match, n: int) -> dict[str, Any]:
 def add_round(match_id: int) -> ResponseReturnValue:
     """Record the next round; a retried request with the same Idempotency-Key records it once."""
     device = scoring_phone(match_id)
-    key = request.headers.get("Idempotency-Key") or None
-    match = matches.add_round(get_db(), match_id, body(), device, key)
+    match = matches.add_round(get_db(), match_id, body(), device, idempotency_key())
     return jsonify(round_answer(match, match.recorded)), 201
 
 
 @bp.put("/matches/<int:match_id>/rounds/<int:n>")
 def correct_round(match_id: int, n: int) -> ResponseReturnValue:
-    """Correct round n; later rounds are scored again."""
+    """Correct round n (the round the phone saw, with If-Match); later rounds are scored again."""
     device = scoring_phone(match_id)
-    match = matches.correct_round(get_db(), match_id, n, body(), device)
+    match = matches.correct_round(
+        get_db(), match_id, n, body(), device, idempotency_key(), seen_round()
+    )
     return jsonify(round_answer(match, n))
 
 
 @bp.delete("/matches/<int:match_id>/rounds/<int:n>")
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
-    """Remove round n; later rounds are scored again."""
+    """Remove round n (the round the phone saw, with If-Match); later rounds are scored again."""
     device = scoring_phone(match_id)
-    return jsonify(match=match_json(matches.remove_round(get_db(), match_id, n, device)))
+    match = matches.remove_round(get_db(), match_id, n, device, idempotency_key(), seen_round())
+    return jsonify(match=match_json(match))
+
+
+@bp.post("/matches/<int:match_id>/removed/<int:round_id>/restore")
+def restore_round(match_id: int, round_id: int) -> ResponseReturnValue:
+    """Put a removed round back where it stood; later rounds are scored again."""
+    device = scoring_phone(match_id)
+    match = matches.restore_round(get_db(), match_id, round_id, device)
+    return jsonify(round_answer(match, match.recorded))
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int) -> ResponseReturnValue:
+    """Start the same game again with the same table; the answer carries its scorer token."""
+    device = scoring_phone(match_id)
+    data = request.get_json(silent=True) if request.content_length else {}
+    if not isinstance(data, dict):
+        abort(400, 'The body is a JSON object, like {"seating": "rotate"}, or nothing.')
+    return started(matches.rematch(get_db(), match_id, data.get("seating", "same"), device))
 
 
 @bp.post("/matches/<int:match_id>/handoff")

@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from access import Forbidden
-from matches import Conflict, NotFound
+from matches import Conflict, NotFound, Stale
 from scorers import Refusal
 
 
@@ -38,6 +38,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(Conflict)
     def conflict(error: Conflict) -> ResponseReturnValue:
         return answer(409, str(error))
+
+    @app.errorhandler(Stale)
+    def stale(error: Stale) -> ResponseReturnValue:
+        return answer(412, str(error))
 
     @app.errorhandler(CSRFError)
     def form_expired(_error: CSRFError) -> ResponseReturnValue:

@@ -30,9 +30,9 @@ def qr_code(link: str) -> Markup:
 
 
 def version(match_id: int) -> str:
-    """Name the state a match is in by its latest change: a correction changes no count."""
+    """Name the state a match is in by its version: every change, a correction too, moves it."""
     matches.load_row(get_db(), match_id)
-    return str(store.latest_change(get_db(), match_id) or 0)
+    return str(store.match_version(get_db(), match_id))
 
 
 def sheet_of(match_id: int, current: str) -> dict[str, Any]:
@@ -44,7 +44,7 @@ def sheet_of(match_id: int, current: str) -> dict[str, Any]:
         "version": current,
         # Read-only, even on the scoring phone: this page is for showing the table.
         "can_score": False,
-        **amendments(match_id),
+        **amendments(played),
     }
 
 

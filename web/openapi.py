@@ -30,7 +30,9 @@ def refusals(*codes: int) -> dict[str, Any]:
         400: "The body is not JSON, or not an object.",
         403: "No scorer token for this match (or the site passcode is missing).",
         404: "No such match or round.",
-        409: "The match is over, or the change would make a later round impossible.",
+        409: "The match is over, the change would make a later round impossible, or the "
+        "Idempotency-Key was used for another request.",
+        412: "If-Match names a round or a version that is no longer there: reload first.",
         413: "The body is larger than 64 KB.",
         415: "The body is not sent as application/json.",
         422: "The input does not follow the rules; `fields` says where.",
@@ -45,7 +47,24 @@ def body(schema: dict[str, Any]) -> dict[str, Any]:
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 ROUND_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+ROUND_ID = {"name": "round_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 CHANGE_ERRORS = (400, 403, 404, 409, 413, 415, 422)
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "A retry with the same key, path and body answers as the first request did "
+    "and changes nothing more; the same key with another body or path is refused (409).",
+    "schema": {"type": "string", "maxLength": 100},
+}
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "description": 'The round the phone saw, as "<round id>:<version>" (its "id" and "version"): '
+    "412 when round n is no longer that round at that version.",
+    "schema": {"type": "string", "pattern": "^[0-9]+:[0-9]+$"},
+}
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -225,9 +244,16 @@ SCHEMAS: dict[str, Any] = {
     },
     "Round": {
         "type": "object",
-        "required": ["n", "input", "scores", "explanation", "totals"],
+        "required": ["version", "n", "input", "scores", "explanation", "totals"],
         "properties": {
-            "n": {"type": "integer"},
+            "id": {
+                "type": "integer",
+                "description": "Stable for the life of the round; always in a match, never in an "
+                "export (the round records stand for it there).",
+            },
+            "dealer": {"type": "string", "description": "Who dealt it (Barbu: the declarer)."},
+            "version": {"type": "integer", "description": "1 when entered, +1 per correction."},
+            "n": {"type": "integer", "description": "Its place among the rounds that count."},
             "input": {"type": "object", "description": "The round as entered."},
             "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
             "explanation": {"type": "array", "items": {"type": "string"}},
@@ -259,6 +285,21 @@ SCHEMAS: dict[str, Any] = {
             "created_at": {"type": "string", "format": "date-time"},
             "url": {"type": "string"},
             "html_url": {"type": "string"},
+            "version": {"type": "integer", "description": "Grows with every change."},
+            "removed": {
+                "type": "array",
+                "description": "Rounds taken out and not restored, oldest removal first.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "input": {"type": "object"},
+                        "removed_at": {"type": "string", "format": "date-time"},
+                    },
+                },
+            },
+            "rematch_of": {"type": ["integer", "null"]},
+            "rematched_by": {"type": ["integer", "null"]},
         },
     },
     "MatchSummary": {
@@ -290,7 +331,7 @@ SCHEMAS: dict[str, Any] = {
     "Change": {
         "type": "object",
         "properties": {
-            "action": {"type": "string", "enum": ["add", "correct", "remove"]},
+            "action": {"type": "string", "enum": ["add", "correct", "remove", "restore"]},
             "n": {"type": "integer"},
             "input": {"type": ["object", "null"]},
             "replaced": {"type": ["object", "null"]},
@@ -356,11 +397,12 @@ def document() -> dict[str, Any]:
                             "required": False,
                             "description": "The site passcode, when the server sets one.",
                             "schema": {"type": "string"},
-                        }
+                        },
+                        IDEMPOTENCY_KEY,
                     ],
                     "requestBody": body(ref("NewMatch")),
                     "responses": {"201": answer("The new match", ref("Match"))}
-                    | refusals(400, 403, 413, 415, 422),
+                    | refusals(400, 403, 409, 413, 415, 422),
                 },
                 "get": {
                     "summary": "Matches, newest first",
@@ -393,16 +435,7 @@ def document() -> dict[str, Any]:
                 "post": {
                     "summary": "Record the next round",
                     "security": [{"scorer": []}],
-                    "parameters": [
-                        MATCH_ID,
-                        {
-                            "name": "Idempotency-Key",
-                            "in": "header",
-                            "required": False,
-                            "description": "A retried request with the same key records once.",
-                            "schema": {"type": "string"},
-                        },
-                    ],
+                    "parameters": [MATCH_ID, IDEMPOTENCY_KEY],
                     "requestBody": round_body,
                     "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
                     | refusals(*CHANGE_ERRORS),
@@ -412,22 +445,57 @@ def document() -> dict[str, Any]:
                 "put": {
                     "summary": "Correct round n; later rounds are scored again",
                     "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_N],
+                    "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
                     "requestBody": round_body,
                     "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
-                    | refusals(*CHANGE_ERRORS),
+                    | refusals(*CHANGE_ERRORS, 412),
                 },
                 "delete": {
                     "summary": "Remove round n; later rounds are scored again",
                     "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_N],
+                    "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
                     "responses": {
                         "200": answer(
                             "The match", {"type": "object", "properties": {"match": ref("Match")}}
                         )
                     }
-                    | refusals(403, 404, 409),
+                    | refusals(400, 403, 404, 409, 412),
                 },
+            },
+            "/api/matches/{match_id}/removed/{round_id}/restore": {
+                "post": {
+                    "summary": "Put a removed round back where it stood; later rounds are "
+                    "scored again",
+                    "security": [{"scorer": []}],
+                    "parameters": [MATCH_ID, ROUND_ID],
+                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                    | refusals(403, 404, 409, 415),
+                }
+            },
+            "/api/matches/{match_id}/rematch": {
+                "post": {
+                    "summary": "Play the finished match again: same game, options and table",
+                    "description": "Asked again, it answers the rematch already started, with "
+                    "a scorer token for this phone. The first dealer is whoever would have "
+                    "dealt next.",
+                    "security": [{"scorer": []}],
+                    "parameters": [MATCH_ID],
+                    "requestBody": {
+                        "required": False,
+                        "content": {
+                            JSON: {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "seating": {"type": "string", "enum": ["same", "rotate"]}
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {"201": answer("The new match", ref("Match"))}
+                    | refusals(400, 403, 404, 409, 413, 415, 422),
+                }
             },
             "/api/matches/{match_id}/log": {
                 "get": {

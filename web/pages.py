@@ -9,6 +9,7 @@ from typing import Any
 import segno
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     redirect,
@@ -33,6 +34,16 @@ from .entered import entered
 bp = Blueprint("pages", __name__)
 
 RECENT = 5
+KNOWN_NAMES = 60
+"""How many known players the new-match form suggests, those who played most first."""
+
+
+@bp.after_request
+def no_store(response: Response) -> Response:
+    """Keep pages out of the browser's cache: Back must not bring back a form already sent."""
+    if response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.app_context_processor
@@ -82,18 +93,26 @@ def new_match(game: str) -> ResponseReturnValue:
         abort(404, _("Tablescore does not score %(game)s.", game=repr(game)))
     layout = request.args.get("layout")
     form = match_form(scorer, request.form if request.method == "POST" else None, layout)
+    known = known_names()
     if request.method == "GET":
-        return render_template("new_match.html", form=form, scorer=scorer)
+        return render_template("new_match.html", form=form, scorer=scorer, known=known)
     try:
         check_passcode(request.form.get("passcode"))
     except access.Forbidden as refused:
         form.form_errors = [str(refused)]
-        return render_template("new_match.html", form=form, scorer=scorer), 403
-    started, status = submit(form, lambda data: matches.start(get_db(), data))
+        return render_template("new_match.html", form=form, scorer=scorer, known=known), 403
+    key = request.form.get("idempotency_key") or None
+    started, status = submit(form, lambda data: matches.start(get_db(), data, key=key))
     if started:
         keep_token(started.id, started.scorer_token)
         return redirect(url_for(".match", match_id=started.id))
-    return render_template("new_match.html", form=form, scorer=scorer), status
+    return render_template("new_match.html", form=form, scorer=scorer, known=known), status
+
+
+def known_names() -> list[str]:
+    """Name the players this Tablescore knows, those who played most first, for suggestions."""
+    played = sorted(store.players(get_db()), key=lambda row: (-row["matches"], row["name"]))
+    return [row["name"] for row in played[:KNOWN_NAMES]]
 
 
 def keep_token(match_id: int, token: str | None) -> None:
@@ -119,36 +138,59 @@ def may_score(match_id: int) -> bool:
     return access.may_score(get_db(), match_id, session_token(match_id))
 
 
-def amendments(match_id: int) -> dict[str, Any]:
+def amendments(played: matches.Match) -> dict[str, Any]:
     """Return a match's corrections by round id and its removed rounds, for its sheet."""
     corrected: dict[int, list[dict[str, Any]]] = {}
-    removed = []
-    for change in store.amendments(get_db(), match_id):
+    for change in store.amendments(get_db(), played.id):
         if change["action"] == "correct":
             corrected.setdefault(change["round_id"], []).append(change)
-        else:
-            removed.append(change)
-    return {"corrected": corrected, "removed": removed}
+    return {"corrected": corrected, "removed": played.removed}
 
 
-def show_match(played: matches.Match, form: Any, status: int = 200) -> ResponseReturnValue:
-    """Render the match page: the latest rounds with their corrections, the chart, the form."""
+def show_match(
+    played: matches.Match, form: Any, status: int = 200, **notice: Any
+) -> ResponseReturnValue:
+    """Render the match page: the score bar, the form, the latest rounds, the chart."""
     page = render_template(
         "match.html",
         match=played,
         rows=played.played()[-played.scorer.recent :],
         form=form,
         can_score=may_score(played.id),
-        **amendments(played.id),
+        guard={"expected": len(played.rounds) + 1},
+        **notice,
+        **amendments(played),
     )
     return page, status
 
 
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int) -> ResponseReturnValue:
-    """Show the score sheet and the form for the next round."""
+    """Show the score bar, the form for the next round and the latest rounds.
+
+    After a round is recorded the page says so with a way to undo it (`?recorded=<round id>`,
+    while it is still the latest round); after an undo, the form holds the round taken back
+    (`?undone=<round id>`) so a slip is fixed without typing it all again.
+    """
     played = matches.load(get_db(), match_id)
-    return show_match(played, played.scorer.round_form(played.table, state=played.replay.state))
+    recorded = latest(played, request.args.get("recorded"))
+    undone = taken_back(played, request.args.get("undone"))
+    form = played.scorer.round_form(
+        played.table, entered=undone.input if undone else None, state=played.replay.state
+    )
+    return show_match(played, form, recorded=recorded, undone=undone)
+
+
+def latest(played: matches.Match, round_id: str | None) -> matches.Round | None:
+    """Return the match's latest round if it is the one named: the one an Undo may take back."""
+    last = played.rounds[-1] if played.rounds else None
+    return last if last is not None and str(last.id) == round_id else None
+
+
+def taken_back(played: matches.Match, round_id: str | None) -> matches.Round | None:
+    """Return the removed round named, if it was the last one when it was taken out."""
+    gone = next((r for r in played.removed if str(r.id) == round_id), None)
+    return gone if gone is not None and gone.n == len(played.rounds) + 1 else None
 
 
 @bp.get("/matches/<int:match_id>/sheet")
@@ -160,7 +202,7 @@ def sheet(match_id: int) -> ResponseReturnValue:
         match=played,
         rows=played.played(),
         can_score=may_score(played.id),
-        **amendments(match_id),
+        **amendments(played),
     )
 
 
@@ -221,14 +263,26 @@ def add_round(match_id: int) -> ResponseReturnValue:
     if form.follow_taps(request.form):
         return show_match(played, form)
     key = request.form.get("idempotency_key") or None
+    expected = whole(request.form.get("expected"))
     recorded, status = submit(
-        form, lambda data: matches.add_round(get_db(), match_id, data, device, key)
+        form, lambda data: matches.add_round(get_db(), match_id, data, device, key, expected)
     )
     if recorded:
-        n = recorded.recorded
-        flash(_("%(round)s %(n)s recorded.", round=played.scorer.round_name, n=n))
-        return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
-    return show_match(played, form, status)
+        round_id = recorded.round(recorded.recorded).id
+        return redirect(url_for(".match", match_id=match_id, recorded=round_id))
+    # The form comes back as typed, for the match as it stands now.
+    return show_match(matches.load(get_db(), match_id), form, status)
+
+
+def whole(text: str | None) -> int | None:
+    """Read a whole number a form carries in a hidden field, or None."""
+    return int(text) if text and text.isdigit() and len(text) < 12 else None
+
+
+def seen_in(form: Any) -> matches.Seen | None:
+    """Read the round id and version a correction or removal form was shown for."""
+    round_id, version = whole(form.get("round_id")), whole(form.get("version"))
+    return None if round_id is None or version is None else matches.Seen(round_id, version)
 
 
 @bp.route("/matches/<int:match_id>/rounds/<int:n>/edit", methods=["GET", "POST"])
@@ -240,12 +294,14 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     state = played.state_before(n)
     if request.method == "GET":
         form = played.scorer.round_form(played.table, entered=stored.input, state=state)
-        return render_template("edit_round.html", match=played, n=n, form=form)
+        return edit_page(played, stored, form)
     form = played.scorer.round_form(played.table, request.form, state=state)
     if form.follow_taps(request.form):
-        return render_template("edit_round.html", match=played, n=n, form=form)
+        return edit_page(played, stored, form)
+    seen = seen_in(request.form)
     corrected, status = submit(
-        form, lambda data: matches.correct_round(get_db(), match_id, n, data, device)
+        form,
+        lambda data: matches.correct_round(get_db(), match_id, n, data, device, seen=seen),
     )
     if corrected:
         flash(
@@ -256,21 +312,79 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
             )
         )
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
-    return render_template("edit_round.html", match=played, n=n, form=form), status
+    return edit_page(played, stored, form, status)
+
+
+def edit_page(
+    played: matches.Match, stored: matches.Round, form: Any, status: int = 200
+) -> ResponseReturnValue:
+    """Render the correction form of a round, for the version of it this phone was shown."""
+    guard = {"round_id": stored.id, "version": stored.version}
+    page = render_template(
+        "edit_round.html", match=played, n=stored.n, stored=stored, form=form, guard=guard
+    )
+    return page, status
 
 
 @bp.post("/matches/<int:match_id>/rounds/<int:n>/remove")
 def remove_round(match_id: int, n: int) -> ResponseReturnValue:
-    """Remove a round; the change log keeps it."""
-    played = matches.remove_round(get_db(), match_id, n, phone(match_id))
+    """Remove a round once asked twice (or at once, as an Undo); the change log keeps it.
+
+    The form names the round by its id and version: a second tap, or a page left open after
+    another phone changed the sheet, removes nothing else.
+    """
+    device = phone(match_id)
+    played = matches.load(get_db(), match_id)
+    seen = seen_in(request.form)
+    if seen is None:
+        seen = matches.Seen(played.round(n).id, played.round(n).version)
+    where = next((r for r in played.rounds if r.id == seen.round_id), None)
+    if where is None:
+        flash(_("%(round)s %(n)s was already removed.", round=played.scorer.round_name, n=n))
+        return redirect(url_for(".match", match_id=match_id))
+    undo = request.form.get("undo") == "1"
+    if not undo and request.form.get("confirmed") != "1":
+        return render_template("remove_round.html", match=played, stored=where)
+    played = matches.remove_round(get_db(), match_id, where.n, device, seen=seen)
+    if undo:
+        return redirect(url_for(".match", match_id=match_id, undone=seen.round_id))
     flash(
         _(
             "%(round)s %(n)s removed; everything after it was scored again.",
             round=played.scorer.round_name,
-            n=n,
+            n=where.n,
         )
     )
     return redirect(url_for(".match", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/removed/<int:round_id>/restore")
+def restore_round(match_id: int, round_id: int) -> ResponseReturnValue:
+    """Put a removed round back where it stood; everything after it is scored again."""
+    device = phone(match_id)
+    try:
+        played = matches.restore_round(get_db(), match_id, round_id, device)
+    except matches.Conflict as conflict:
+        flash(str(conflict))
+        return redirect(url_for(".sheet", match_id=match_id, _anchor="removed-title"))
+    n = played.recorded
+    flash(
+        _(
+            "%(round)s %(n)s restored; everything after it was scored again.",
+            round=played.scorer.round_name,
+            n=n,
+        )
+    )
+    return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int) -> ResponseReturnValue:
+    """Play a finished match again: same players, options and table, seats kept or rotated."""
+    device = phone(match_id)
+    again = matches.rematch(get_db(), match_id, request.form.get("seating", "same"), device)
+    keep_token(again.id, again.scorer_token)
+    return redirect(url_for(".match", match_id=again.id))
 
 
 @bp.route("/matches/<int:match_id>/handoff", methods=["GET", "POST"])

@@ -45,11 +45,14 @@ def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str
 def round_json(stored: Round, result: RoundResult) -> dict[str, Any]:
     """Return one round: as entered, what it scored, why, and the totals after it."""
     return {
+        "id": stored.id,
+        "version": stored.version,
         "n": stored.n,
         "input": stored.input,
         "scores": result.scores,
         "explanation": result.explanation,
         "totals": result.totals,
+        **({} if result.dealer is None else {"dealer": result.dealer}),
         **result.extra,
         "entered_at": stored.entered_utc,
         "corrected_at": stored.corrected_utc,
@@ -74,6 +77,13 @@ def match_json(match: Match) -> dict[str, Any]:
         "created_at": match.created_utc,
         "url": url_for("api.match", match_id=match.id, _external=True),
         "html_url": url_for("pages.match", match_id=match.id, _external=True),
+        "version": match.version,
+        "removed": [
+            {"id": gone.id, "input": gone.input, "removed_at": gone.removed_utc}
+            for gone in match.removed
+        ],
+        "rematch_of": match.rematch_of,
+        "rematched_by": match.rematched_by,
     }
 
 
