@@ -12,6 +12,7 @@ from . import explain
 from .barbu_rules import (
     CONTRACTS,
     COUNTED,
+    COUNTING,
     DOUBLES_OWED,
     HANDS_PER_DECLARER,
     POSITIVE,
@@ -319,6 +320,22 @@ class Barbu(Scorer):
         """Name a contract as the sheet shows it."""
         return str(CONTRACTS[contract])
 
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a hand as the table told it: the contract, who took what, and the doubles."""
+        contract = CONTRACTS[entered["contract"]]
+        if entered.get("declarer"):
+            contract = _("{contract}, declared by {declarer}").format(
+                contract=contract, declarer=entered["declarer"]
+            )
+        taken = explain.clauses(taken_said(entered))
+        doubles = [
+            _("{doubler} doubled {doubled}").format(doubler=doubler, doubled=doubled)
+            for doubler, doubled in entered["doubles"]
+        ]
+        return explain.clauses(
+            [_("{contract}: {taken}").format(contract=contract, taken=taken), *doubles]
+        )
+
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score the hands, checking each against the declarer's turn, and end after 28."""
         replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
@@ -354,6 +371,25 @@ class Barbu(Scorer):
         # The declarer deals; after the last hand the deal would go back to the first declarer.
         replay.state["dealer"] = declarer_of(table, len(rounds))
         return replay
+
+
+def taken_said(hand: Mapping[str, Any]) -> list[str]:
+    """Say who took what the contract counts: "tricks Ana 4, Bo 3, Cy 6, Di 0"."""
+    taken = hand["taken"]
+    if hand["contract"] in COUNTED:
+        what = COUNTED[hand["contract"]][0]
+        said = [COUNTING[what]["said"].format(counts=explain.each(taken))]
+        if hand.get("ace_of_hearts"):
+            said.append(_("{player} took the A♥").format(player=hand["ace_of_hearts"]))
+        return said
+    if hand["contract"] == "no_last_two":
+        return [
+            _("{player} took the second-last trick").format(player=taken["second_last"]),
+            _("{player} took the last trick").format(player=taken["last"]),
+        ]
+    if hand["contract"] == "barbu":
+        return [_("{player} took the K♥").format(player=taken["king_of_hearts"])]
+    return [_("out in this order: {players}").format(players=", ".join(taken["order"]))]
 
 
 def finish(replay: Replay, explanation: list[str]) -> None:

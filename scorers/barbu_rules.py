@@ -48,6 +48,7 @@ COUNTING = {
         "missing": lazy("Say how many tricks {player} took."),
         "sum": lazy("The tricks must add up to {total}: {shown} = {added}."),
         "scored": lazy("{contract}, {each} for each of the tricks: {parts}."),
+        "said": lazy("tricks {counts}"),
     },
     "queens": {
         "shape": lazy("Give the queens each player took: player name → number."),
@@ -55,6 +56,7 @@ COUNTING = {
         "missing": lazy("Say how many queens {player} took."),
         "sum": lazy("The queens must add up to {total}: {shown} = {added}."),
         "scored": lazy("{contract}, {each} for each of the queens: {parts}."),
+        "said": lazy("queens {counts}"),
     },
     "hearts": {
         "shape": lazy("Give the hearts each player took: player name → number."),
@@ -62,6 +64,7 @@ COUNTING = {
         "missing": lazy("Say how many hearts {player} took."),
         "sum": lazy("The hearts must add up to {total}: {shown} = {added}."),
         "scored": lazy("{contract}, {each} for each of the hearts: {parts}."),
+        "said": lazy("hearts {counts}"),
     },
 }
 """What is said of each thing counted, in whole sentences, as translators need them."""
@@ -206,7 +209,7 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
         raise Refusal(_("A hand must be an object with contract, taken and doubles."))
     contract = data.get("contract")
     if not isinstance(contract, str) or contract not in CONTRACTS:
-        choices = explain.names(list(CONTRACTS), _("or"))
+        choices = explain.names([str(name) for name in CONTRACTS.values()], _("or"))
         raise Refusal.at(
             "contract", _("The contract is one of: {choices}.").format(choices=choices)
         )

@@ -373,6 +373,11 @@ class Scorer(ABC):
         """Name the round being entered, as the score bar heads it: "Deal 5"."""
         return _("{round} {n}").format(round=self.round_name, n=len(replay.rounds) + 1)
 
+    @abstractmethod
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a round as the table told it, in the reader's words and the game's (the Why?
+        page, the sheet's "Was:", the removed list): never the codes it is stored with."""
+
     def banner(self, replay: Replay) -> str:
         """Say who won a finished match, as the banner over its sheet does."""
         if replay.winner is None:

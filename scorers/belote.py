@@ -37,12 +37,15 @@ from .belote_rules import (
     FALL,
     LITIGE,
     MADE,
+    MULTIPLIERS,
     NO_TRUMP,
     NUMBERED_CONTRACTS,
     RANKS,
     SUITS,
+    TRUMP_LABELS,
     card_total,
     card_value,
+    contract_name,
     doubling_name,
     half_up,
     read_deal,
@@ -52,10 +55,11 @@ from .forms import Number, RoundForm, SeatList
 from .refusal import Refusal
 from .words import _, lazy
 
-TRUMP_LABELS = {suit: symbol for suit, symbol in SUITS.items()} | {
-    NO_TRUMP: lazy("No trump"),
-    ALL_TRUMP: lazy("All trump"),
+TRUMP_SAID = {suit: symbol for suit, symbol in SUITS.items()} | {
+    NO_TRUMP: lazy("no trump"),
+    ALL_TRUMP: lazy("all trump"),
 }
+"""The trump inside a sentence: "Ana took at no trump"."""
 CONTRACT_LABELS = {str(v): str(v) for v in NUMBERED_CONTRACTS} | {
     "capot": lazy("Capot"),
     "generale": lazy("Générale"),
@@ -436,6 +440,17 @@ class Belote(Scorer):
                 parts.append(doubling_name(deal["coinche"]))
         return " · ".join(parts)
 
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a deal as the table told it: who took at what, then what each team won."""
+        alone = entered.get("taker_alone") and _("{taker} took every trick alone")
+        return explain.clauses(
+            [
+                taking_said(entered),
+                (alone or "").format(taker=entered["taker"]),
+                ", ".join(won_said(entered)),
+            ]
+        )
+
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score deals in order, carrying the litige reserve, and end the match at the target."""
         teams = list(table.teams or {})
@@ -482,6 +497,36 @@ class Belote(Scorer):
         # French belote is played counter-clockwise: the deal passes to the right.
         replay.name_dealers(table, RIGHT)
         return replay
+
+
+def taking_said(deal: Mapping[str, Any]) -> str:
+    """Say who took and how: "Ana took at ♥", "Ana took 100 at ♥, coinche"."""
+    trump = TRUMP_SAID[deal["trump"]]
+    if "contract" not in deal:
+        return _("{taker} took at {trump}").format(taker=deal["taker"], trump=trump)
+    said = {"taker": deal["taker"], "trump": trump, "contract": contract_name(deal["contract"])}
+    if MULTIPLIERS[deal["coinche"]] > 1:
+        taking = _("{taker} took {contract} at {trump}, {doubling}")
+        said["doubling"] = doubling_name(deal["coinche"])
+    else:
+        taking = _("{taker} took {contract} at {trump}")
+    return taking.format(**said)
+
+
+def won_said(deal: Mapping[str, Any]) -> list[str]:
+    """Say what each team won: card points, the last trick, belote, capot, announcements."""
+    said = [_("card points {points}").format(points=explain.each(deal["points"]))]
+    for key, words in (
+        ("last_trick", _("last trick {team}")),
+        ("belote", _("belote {team}")),
+        ("capot", _("capot {team}")),
+    ):
+        if deal.get(key):
+            said.append(words.format(team=deal[key]))
+    announced = {team: value for team, value in deal["announcements"].items() if value}
+    if announced:
+        said.append(_("announcements {points}").format(points=explain.each(announced)))
+    return said
 
 
 def round_scores(scores: dict[str, int], explanation: list[str]) -> bool:

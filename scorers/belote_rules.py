@@ -15,6 +15,11 @@ SUITS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 NO_TRUMP = "no_trump"
 ALL_TRUMP = "all_trump"
 TRUMPS = (*SUITS, NO_TRUMP, ALL_TRUMP)
+TRUMP_LABELS = {suit: symbol for suit, symbol in SUITS.items()} | {
+    NO_TRUMP: lazy("No trump"),
+    ALL_TRUMP: lazy("All trump"),
+}
+"""Each trump as the form names it: the suit's sign, or in words."""
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 
 TRUMP_VALUES = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
@@ -236,7 +241,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     trump = data.get("trump")
     allowed = TRUMPS if options["variant"] == "coinche" else TRUMPS[:-1]
     if trump not in allowed:
-        trumps = explain.names(allowed, _("or"))
+        trumps = explain.names([str(TRUMP_LABELS[t]) for t in allowed], _("or"))
         problems.add("trump", _("Choose the trump: {trumps}.").format(trumps=trumps))
     deal["trump"] = trump
     for name in ("capot", "belote"):

@@ -30,3 +30,8 @@ def read_ranks(values: Any, path: str, allowed: Sequence[str] = RANKS) -> list[s
     if not isinstance(values, list):
         raise Refusal.at(path, _('Cards must be a list of ranks, like ["A", "10", "K"].'))
     return [read_rank(value, f"{path}.{i}", allowed) for i, value in enumerate(values)]
+
+
+def said(ranks: Sequence[str]) -> str:
+    """Say cards as the table names them: "A, Joker, 5" (the joker is stored as JK)."""
+    return ", ".join(_("Joker") if rank == JOKER else rank for rank in ranks)

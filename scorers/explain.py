@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from .words import _
+from .words import _, pgettext
 
 
 def names(people: Sequence[str], last: str | None = None) -> str:
@@ -21,3 +21,14 @@ def addition(values: Sequence[int]) -> str:
     if len(values) == 1:
         return str(total)
     return f"{' + '.join(str(value) for value in values)} = {total}"
+
+
+def each(values: Mapping[str, object]) -> str:
+    """Say a value per player or team, in seat order: "Ana 4, Bo 3, Cy 6"."""
+    return ", ".join(f"{name} {value}" for name, value in values.items())
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Join the parts of a round said in words: "Ana went out; Bo held K, Q, 5 and had melded"
+    (the separator is the reader's own: Persian and Arabic write "؛")."""
+    return pgettext("between the parts of a round said in words", "; ").join(filter(None, parts))

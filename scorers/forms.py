@@ -6,6 +6,7 @@ the rules themselves are checked once, by the scorer, for the form and the API a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from wtforms import (
@@ -227,6 +228,13 @@ class MatchForm(RefusalOnFields):
             data["teams"] = dict(zip(names, members, strict=True))
         data["options"] = self.chosen_options()
         return data
+
+    def preset_choices(self, asked: Mapping[str, str]) -> None:
+        """Start the form with the choices a link asks for (?variant=coinche: Coinche)."""
+        for option in self.shown_options():
+            given = asked.get(option.name)
+            if option.choices and given in option.choices:
+                self[f"option_{option.name}"].data = given
 
     def chosen_options(self) -> dict[str, Any]:
         """Return the options set; empty boxes and unticked derived switches keep defaults."""

@@ -29,6 +29,7 @@ from .forms import Number, RoundForm, SeatList
 from .gaigel_rules import (
     AUS,
     CALL_SAID,
+    CALLER_LOSES,
     DEALS_PER_SESSION,
     OUTCOMES,
     SESSIONS,
@@ -452,6 +453,16 @@ class Gaigel(Scorer):
             read_three(table, data) if table.options["mode"] == "three" else read_deal(table, data)
         )
 
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a deal as the table told it: who won and how, with the Aus checked if it was;
+        for three players, each one's card points."""
+        if table.options["mode"] == "three":
+            return explain.clauses(three_said(table, entered))
+        won = _("{team} won: {outcome}").format(
+            team=entered["winner"], outcome=OUTCOMES[entered["outcome"]][0]
+        )
+        return explain.clauses([won, *evidence_told(table, entered)])
+
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Replay the slate, or the three-player tournament; the deal passes to the left."""
         play = replay_three if table.options["mode"] == "three" else replay_slate
@@ -500,6 +511,50 @@ def evidence_said(table: Table, deal: Mapping[str, Any]) -> str:
         return CALL_SAID[way]["played_on"].format(caller=loser, count=count, total=total, aus=AUS)
     caller = loser if deal["outcome"] == "untergaigeln" else deal["winner"]
     return judge(table, caller, deal["evidence"])[2]
+
+
+def evidence_told(table: Table, deal: Mapping[str, Any]) -> list[str]:
+    """Say the evidence the table gave to check the Aus: the caller's cards, marriages, tricks."""
+    evidence = deal.get("evidence")
+    if not evidence:
+        return []
+    other = next(team for team in table.teams or {} if team != deal["winner"])
+    caller, other = (
+        (other, deal["winner"]) if deal["outcome"] in CALLER_LOSES else (deal["winner"], other)
+    )
+    told = [_("{team} had {points} in cards").format(team=caller, points=evidence["points"])]
+    marriages = evidence.get("marriages", [])
+    if marriages:
+        told.append(
+            ngettext(
+                "{team} announced a marriage of {values}",
+                "{team} announced marriages of {values}",
+                len(marriages),
+            ).format(team=caller, values=explain.names([str(m) for m in marriages]))
+        )
+    for team, key in ((caller, "caller_tricks"), (other, "loser_tricks")):
+        if key in evidence:
+            told.append(
+                ngettext(
+                    "{team} took {count} trick", "{team} took {count} tricks", evidence[key]
+                ).format(team=team, count=evidence[key])
+            )
+    return told
+
+
+def three_said(table: Table, deal: Mapping[str, Any]) -> list[str]:
+    """Say a three-player deal: each one's card points, who took no trick, the cut."""
+    said = [_("card points {points}").format(points=explain.each(deal["card_points"]))]
+    trickless = [name for name in table.players if not deal["took_trick"][name]]
+    if trickless:
+        said.append(
+            ngettext("{players} took no trick", "{players} took no trick", len(trickless)).format(
+                players=explain.names(trickless)
+            )
+        )
+    if deal["cut_order"]:
+        said.append(_("cut in this order: {players}").format(players=", ".join(deal["cut_order"])))
+    return said
 
 
 def replay_three(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:

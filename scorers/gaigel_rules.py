@@ -168,7 +168,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
         winner = table.team(data.get("winner"), "winner")
     outcome = data.get("outcome")
     enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
-    choices = explain.names(enabled, _("or"))
+    choices = explain.names([str(OUTCOMES[o][0]) for o in enabled], _("or"))
     if outcome is None and data.get("evidence") is None:
         problems.add("outcome", _("Say how the deal was won: {choices}.").format(choices=choices))
     elif outcome is not None and outcome not in enabled:

@@ -67,7 +67,7 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
         raise Refusal(_("An event is an object with event, player and what it needs."))
     event = data.get("event")
     if not isinstance(event, str) or event not in EVENT_NAMES:
-        events = explain.names(list(EVENT_NAMES), _("or"))
+        events = explain.names([str(name) for name in EVENT_NAMES.values()], _("or"))
         raise Refusal.at("event", _("The event is one of: {events}.").format(events=events))
     problems = Problems()
     read: dict[str, Any] = {"event": event}
@@ -310,6 +310,24 @@ class PegForm(RoundForm):
         return None
 
 
+def ronda_said(player: str, cards: Sequence[str]) -> str:
+    """Say a declared hand: "Ana: ronda of 5", "Bo: rondín of 7"."""
+    if len(cards) == 3:
+        return _("{player}: rondín of {rank}").format(player=player, rank=cards[0])
+    return _("{player}: ronda of {rank}").format(player=player, rank=cards[0])
+
+
+def tendido_said(event: Mapping[str, Any]) -> str:
+    """Say a tendido: its two pairs, and the cards already on the table."""
+    first, second = ("-".join(pair) for pair in event["pairs"])
+    said = {"player": event["player"], "first": first, "second": second}
+    if event["table"]:
+        return _("Tendido by {player}: {first} and {second}, with {cards} on the table").format(
+            **said, cards=", ".join(event["table"])
+        )
+    return _("Tendido by {player}: {first} and {second}").format(**said)
+
+
 class Porrazo(Scorer):
     """Porrazo for 2–8 players or partnerships, pegged event by event to the target."""
 
@@ -339,7 +357,7 @@ class Porrazo(Scorer):
             lazy("Card count"),
             default="difference",
             choices=("difference", "over_half"),
-            choice_labels=(lazy("difference"), lazy("over_half")),
+            choice_labels=(lazy("difference"), lazy("over half")),
             help=lazy(
                 "The most cards score the difference with the next; or, two sides, those over 26."
             ),
@@ -454,6 +472,28 @@ class Porrazo(Scorer):
         """Say a peg in a few words: "Bo · Porrazo 6"."""
         said = f"{EVENT_NAMES[event['event']]} {event.get('rank', '')}".strip()
         return f"{event['player']} · {said}" if event.get("player") else said
+
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a peg as the table told it: "Ronda of 5 by Ana", "Card count: Ana 20, Bo 32"."""
+        kind, who = entered["event"], entered.get("player")
+        if kind in RANKED:
+            said = {"event": EVENT_NAMES[kind], "rank": entered["rank"], "player": who}
+            if entered.get("limpia"):
+                return _("{event} of {rank} by {player}, with a limpia of {limpia}").format(
+                    **said, limpia=entered["limpia"]
+                )
+            return _("{event} of {rank} by {player}").format(**said)
+        if kind == "rondas":
+            return explain.clauses(
+                [ronda_said(n, cards) for n, cards in entered["declared"].items()]
+            )
+        if kind == "tendido":
+            return tendido_said(entered)
+        if kind == "cards":
+            return _("Card count: {counts}").format(counts=explain.each(entered["counts"]))
+        if who:
+            return _("{event} by {player}").format(event=EVENT_NAMES[kind], player=who)
+        return str(EVENT_NAMES[kind])
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Peg the events in order; provisional porrazos wait for the next card."""

@@ -23,6 +23,40 @@ CATALOGS = Path(__file__).resolve().parent.parent / "translations"
 
 ENGLISH = gettext.NullTranslations()
 speaking: ContextVar[gettext.NullTranslations] = ContextVar("speaking", default=ENGLISH)
+RIGHT_TO_LEFT = {"fa", "ar"}
+"""Languages written right to left: what fills their sentences is isolated."""
+isolating: ContextVar[bool] = ContextVar("isolating", default=False)
+
+FIRST_STRONG, POP = "\u2068", "\u2069"
+MINUS = "\u2212"
+
+
+def isolated(value: Any) -> Any:
+    """Wrap a name or a number in Unicode isolates, so a right-to-left sentence keeps it whole
+    and in its own order ("Cy 4 × −2" stays so); a negative number gets a real minus sign."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float | lazy):
+        return value
+    text = str(value)
+    if isinstance(value, int | float) and text.startswith("-"):
+        text = MINUS + text[1:]
+    return f"{FIRST_STRONG}{text}{POP}"
+
+
+class Sentence(str):
+    """A translated sentence of a right-to-left language: its placeholders are isolated."""
+
+    __slots__ = ()
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        """Fill the placeholders, each value isolated."""
+        return str.format(
+            self, *map(isolated, args), **{name: isolated(v) for name, v in kwargs.items()}
+        )
+
+
+def said(text: str) -> str:
+    """Return a translation as the sentence it is in the language being spoken."""
+    return Sentence(text) if isolating.get() else text
 
 
 @cache
@@ -34,26 +68,27 @@ def catalog(language: str) -> gettext.NullTranslations:
 def speak(language: str | None) -> None:
     """Say everything from now on, in this context, in `language` (None: English)."""
     speaking.set(catalog(language) if language and language != "en" else ENGLISH)
+    isolating.set(language in RIGHT_TO_LEFT)
 
 
 def _(message: str) -> str:
     """Translate a message into the language being spoken."""
-    return speaking.get().gettext(message)
+    return said(speaking.get().gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message that changes with a count."""
-    return speaking.get().ngettext(singular, plural, n)
+    return said(speaking.get().ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """Translate a message whose meaning its context settles ("Second" of the dominoes)."""
-    return speaking.get().pgettext(context, message)
+    return said(speaking.get().pgettext(context, message))
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """Translate a message with a context that changes with a count."""
-    return speaking.get().npgettext(context, singular, plural, n)
+    return said(speaking.get().npgettext(context, singular, plural, n))
 
 
 class lazy:  # noqa: N801 - read like the function it stands for, as gettext_lazy is
@@ -88,7 +123,7 @@ class lazy:  # noqa: N801 - read like the function it stands for, as gettext_laz
 
     def format(self, *args: Any, **kwargs: Any) -> str:
         """Translate, then fill the placeholders."""
-        return str(self).format(*args, **kwargs)
+        return _(self.message).format(*args, **kwargs)
 
     def lower(self) -> str:
         """Translate, then lower the case, as a label inside a sentence."""

@@ -456,3 +456,27 @@ document.addEventListener("DOMContentLoaded", () => {
     if (form.querySelector("input[type='radio'][value^='Player ']")) nameSeatChips(form);
   });
 });
+
+// Times are stored and sent in UTC; the phone shows them in its own time zone and language.
+document.addEventListener("DOMContentLoaded", () => {
+  // The phone's own way of writing times (en-GB: 19:26) when it reads the page's language.
+  const page = document.documentElement.lang;
+  const language = navigator.language.startsWith(page) ? navigator.language : page || undefined;
+  document.querySelectorAll("time[datetime$='Z']").forEach((time) => {
+    const moment = new Date(time.dateTime);
+    if (Number.isNaN(moment.getTime())) return;
+    const withDay = /\d{4}-\d{2}-\d{2}/.test(time.textContent);
+    time.textContent = withDay
+      ? moment.toLocaleString(language, { dateStyle: "medium", timeStyle: "short" })
+      : moment.toLocaleTimeString(language, { timeStyle: "short" });
+    time.title = time.dateTime;
+  });
+});
+
+// Barbu: a double the rules forbid can't be ticked; tapping it says why, under the grid.
+document.addEventListener("click", (event) => {
+  const toggle = event.target.closest("form.barbu label.toggle");
+  if (!toggle || !toggle.querySelector("input:disabled")) return;
+  const form = toggle.closest("form");
+  form.querySelector(".doubles-why").textContent = toggle.title || form.dataset.whyPositive;
+});

@@ -1,5 +1,6 @@
-"""What the web tests of every game share: sending JSON, reading a match back, and checking
-that a refused request answered in the API's error shape and changed nothing."""
+"""What the web tests of every game share: sending JSON, starting and playing a match, posting
+the round form, reading a match back, and checking that a refused request answered in the API's
+error shape and changed nothing."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
@@ -53,3 +55,37 @@ def refused(response: Any, status: int, field: str | None = None, words: str = "
         assert field in body["fields"], body
         assert words in " ".join(body["fields"][field]), body["fields"][field]
     return body
+
+
+def start_match(client: FlaskClient, body: dict[str, Any]) -> dict[str, Any]:
+    """Start a match through the API with this body and return it."""
+    response = send(client, "POST", "/api/matches", body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def play(client: FlaskClient, match_id: int, *rounds: dict[str, Any]) -> dict[str, Any]:
+    """Record rounds one after the other through the API and return the match after the last."""
+    match = api_match(client, match_id)
+    for entered in rounds:
+        response = send(client, "POST", rounds_url(match_id), entered)
+        assert response.status_code == 201, response.json
+        match = response.json["match"]
+    return match
+
+
+def newest_match_id(client: FlaskClient) -> int:
+    """The id of the match started last."""
+    return client.get("/api/matches").json["matches"][0]["id"]
+
+
+def opened_match(client: FlaskClient, response: Any) -> dict[str, Any]:
+    """Assert the new-match form sent the phone to the match it started; return that match."""
+    match_id = newest_match_id(client)
+    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
+    return api_match(client, match_id)
+
+
+def post_round_form(client: FlaskClient, match_id: int, data: dict[str, Any]) -> Any:
+    """Post the round form of the match page, as a phone does."""
+    return client.post(f"/matches/{match_id}/rounds", data=data)

@@ -85,6 +85,11 @@ def parse(response: Any) -> Node:
     return parser.root
 
 
+def number(node: Node) -> int:
+    """Read a number a page shows, its minus sign a real one (−143)."""
+    return int(node.text().replace("\u2212", "-"))
+
+
 def values(doc: Node) -> dict[str, Any]:
     """Return what the form inputs hold: text as typed, checkboxes as bools, radios' choice.
 

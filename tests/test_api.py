@@ -502,7 +502,7 @@ BO_CY = {"Bo": held("A", "JK", "5"), "Cy": held("9", "9")}
         pytest.param(
             {"outcome": "won", "winner": "Ana", "hands": BO_CY},
             "outcome",
-            "out, rami_sec",
+            "Say how the round ended: someone went out, rami sec, or blocked.",
             id="bad-outcome",
         ),
         pytest.param({"outcome": "out", "hands": BO_CY}, "winner", "who went out", id="no-winner"),

@@ -14,8 +14,18 @@ from urllib.parse import urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
-from tests.html_reader import Node, alerts, field_errors, parse, values
+from tests.api_helpers import (
+    api_match,
+    opened_match,
+    play,
+    refused,
+    rounds_url,
+    send,
+    start_match,
+    unchanged,
+)
+from tests.api_helpers import post_round_form as post_hand
+from tests.html_reader import Node, alerts, field_errors, number, parse, values
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di"]
 CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
@@ -93,20 +103,7 @@ def everyone_doubles(declarer: str, entered: dict[str, Any]) -> dict[str, Any]:
 
 def start(client: FlaskClient, players: Sequence[str] = PLAYERS, **options: Any) -> dict:
     """Start a Barbu match through the API and return it."""
-    body = {"game": "barbu", "players": list(players), "options": options}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
-
-
-def play(client: FlaskClient, match_id: int, *hands: dict[str, Any]) -> dict[str, Any]:
-    """Record hands one after the other and return the match after the last."""
-    match = client.get(f"/api/matches/{match_id}").json
-    for entered in hands:
-        response = send(client, "POST", rounds_url(match_id), entered)
-        assert response.status_code == 201, response.json
-        match = response.json["match"]
-    return match
+    return start_match(client, {"game": "barbu", "players": list(players), "options": options})
 
 
 def state(
@@ -700,9 +697,9 @@ def barbu_sheet(doc: Node) -> dict[str, Any]:
                 "n": int(row.find("th").text()),
                 "block": block.text() if block else None,
                 "contract": row.find("td", "deal").text(),
-                "scores": {n: int(c.find("span", "score").text()) for n, c in cells.items()},
+                "scores": {n: number(c.find("span", "score")) for n, c in cells.items()},
                 "raw": {n: c.find("span", "raw").text() for n, c in cells.items()},
-                "totals": {n: int(c.find("span", "total").text()) for n, c in cells.items()},
+                "totals": {n: number(c.find("span", "total")) for n, c in cells.items()},
                 "circled": [n for n, c in cells.items() if c.find("span", "circled")],
                 "declarer": [n for n, c in cells.items() if "declarer" in c.attrs["class"]],
                 "why": [li.text() for li in body.find("tr", "why").find_all("li")],
@@ -712,7 +709,7 @@ def barbu_sheet(doc: Node) -> dict[str, Any]:
     return {
         "columns": columns,
         "hands": hands,
-        "totals": {name: int(cell.text()) for name, cell in zip(names, footer, strict=True)},
+        "totals": {name: number(cell) for name, cell in zip(names, footer, strict=True)},
     }
 
 
@@ -779,11 +776,6 @@ D1_FORM = hand_form(
 )
 
 
-def post_hand(client: FlaskClient, match_id: int, data: dict[str, Any]) -> Any:
-    """Post the hand form of the match page."""
-    return client.post(f"/matches/{match_id}/rounds", data=data)
-
-
 # --- the new-match page -----------------------------------------------------------------------
 
 
@@ -825,13 +817,11 @@ def test_new_barbu_match_form_names_the_first_declarer_by_seat(client: FlaskClie
     typed = {f"players-{seat}": name for seat, name in enumerate(["Zoé", " Bo ", "Cy", "Di"])}
     response = client.post("/matches/new/barbu", data=typed | {"option_first_declarer": "Player 2"})
     assert response.status_code == 302
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
-    match = api_match(client, match_id)
+    match = opened_match(client, response)
     assert match["players"] == ["Zoé", "Bo", "Cy", "Di"]
     assert match["options"] == {"first_declarer": "Bo"}
     assert match["state"]["declarer"] == "Bo"
-    doc = parse(client.get(f"/matches/{match_id}"))
+    doc = parse(client.get(f"/matches/{match['id']}"))
     assert doc.find("p", "declares").text() == "Bo declares · hand 1 of 7"
 
 

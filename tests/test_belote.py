@@ -294,8 +294,8 @@ BAD_DEALS = [
     (CLASSIC, deal(82, 70, "NS", contract=100), "contract", "contract"),
     (CLASSIC, deal(82, 70, "NS", coinche="coinche"), "coinche", "coinche"),
     (CLASSIC, deal(152, 0, None, capot="NS", taker_alone=True), "taker_alone", "alone"),
-    (CLASSIC, deal(82, 70, "NS", trump="all_trump"), "trump", "no_trump"),
-    (CLASSIC, deal(82, 70, "NS", trump="stars"), "trump", "hearts"),
+    (CLASSIC, deal(82, 70, "NS", trump="all_trump"), "trump", "♠ or No trump"),
+    (CLASSIC, deal(82, 70, "NS", trump="stars"), "trump", "♥"),
     # The contract.
     (COINCHE, deal(98, 54, "NS"), "contract", "contract"),
     (COINCHE, bid(85, 98, 54, "NS"), "contract", "160"),

@@ -12,7 +12,18 @@ from urllib.parse import urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
+from tests.api_helpers import (
+    api_match,
+    newest_match_id,
+    opened_match,
+    play,
+    refused,
+    rounds_url,
+    send,
+    start_match,
+    unchanged,
+)
+from tests.api_helpers import post_round_form as post_deal
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
@@ -36,10 +47,7 @@ CLASSIC_DEFAULTS = {
 
 def start(client: FlaskClient, teams: dict[str, list[str]] | None = None, **options: Any) -> dict:
     """Start a Belote match through the API and return it."""
-    body = {"game": "belote", "teams": teams or TEAMS, "options": options}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
+    return start_match(client, {"game": "belote", "teams": teams or TEAMS, "options": options})
 
 
 def deal(
@@ -62,16 +70,6 @@ def deal(
 def bid(contract: int | str, nous: int | None, eux: int | None, der: str | None, **extra: Any):
     """A coinche deal with its contract."""
     return deal(nous, eux, der, contract=contract, **extra)
-
-
-def play(client: FlaskClient, match_id: int, *deals: dict[str, Any]) -> dict[str, Any]:
-    """Record deals one after the other and return the match after the last."""
-    match = client.get(f"/api/matches/{match_id}").json
-    for entered in deals:
-        response = send(client, "POST", rounds_url(match_id), entered)
-        assert response.status_code == 201, response.json
-        match = response.json["match"]
-    return match
 
 
 def nous_eux(nous: int, eux: int) -> dict[str, int]:
@@ -157,11 +155,6 @@ def assert_kept(shown: dict[str, Any], typed: dict[str, str]) -> None:
     for name, value in typed.items():
         expected = True if value == "y" else None if value == "" and shown[name] is None else value
         assert shown[name] == expected, name
-
-
-def post_deal(client: FlaskClient, match_id: int, data: dict[str, str]) -> Any:
-    """Post the deal form of the match page."""
-    return client.post(f"/matches/{match_id}/rounds", data=data)
 
 
 # --- fixtures ---------------------------------------------------------------------------------
@@ -534,7 +527,7 @@ def test_names_are_matched_whatever_their_case_and_stored_as_written(
             CLASSIC,
             deal(82, 70, "Nous", trump="all_trump"),
             "trump",
-            "Choose the trump: hearts, diamonds, clubs, spades or no_trump.",
+            "Choose the trump: ♥, ♦, ♣, ♠ or No trump.",
             id="all-trump-in-classic",
         ),
         pytest.param(
@@ -687,9 +680,7 @@ def test_new_belote_match_form_starts_a_coinche_match(client: FlaskClient) -> No
         "/matches/new/belote", data=team_form(variant="coinche", rules="official")
     )
     assert response.status_code == 302
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
-    match = api_match(client, match_id)
+    match = opened_match(client, response)
     assert match["players"] == SEATS
     assert match["teams"] == TEAMS
     assert match["options"] == {
@@ -700,7 +691,7 @@ def test_new_belote_match_form_starts_a_coinche_match(client: FlaskClient) -> No
         "rounding": True,
         "first_dealer": "Ana",
     }
-    doc = parse(client.get(f"/matches/{match_id}"))
+    doc = parse(client.get(f"/matches/{match['id']}"))
     assert [label.text() for label in doc.find("fieldset", id="taker").find_all("label")] == [
         "Ana Nous",
         "Bo Eux",
@@ -1163,7 +1154,7 @@ def test_new_belote_match_form_takes_the_first_dealer_by_seat(client: FlaskClien
     assert values(doc)["option_first_dealer"] == "Player 1"
     response = client.post("/matches/new/belote", data=team_form(first_dealer="Player 4"))
     assert response.status_code == 302
-    match = api_match(client, client.get("/api/matches").json["matches"][0]["id"])
+    match = api_match(client, newest_match_id(client))
     assert match["options"]["first_dealer"] == "Di"  # seats Ana, Bo, Cy, Di
     assert match["state"]["dealer"] == "Di"
 

@@ -14,7 +14,18 @@ from urllib.parse import urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
+from tests.api_helpers import (
+    api_match,
+    newest_match_id,
+    opened_match,
+    play,
+    refused,
+    rounds_url,
+    send,
+    start_match,
+    unchanged,
+)
+from tests.api_helpers import post_round_form as post_form
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 TEAMS = {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di"]}
@@ -143,33 +154,18 @@ FULL_WHY_LAST_FOUR = [
 
 def start(client: FlaskClient, teams: dict | None = None, **options: Any) -> dict[str, Any]:
     """Start a team match through the API and return it."""
-    body = {"game": "gaigel", "teams": teams or TEAMS, "options": options}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
+    return start_match(client, {"game": "gaigel", "teams": teams or TEAMS, "options": options})
 
 
 def start_three(client: FlaskClient, **options: Any) -> dict[str, Any]:
     """Start a three-player match through the API and return it."""
     body = {"game": "gaigel", "players": THREE, "options": {"mode": "three", **options}}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
+    return start_match(client, body)
 
 
 def post_deal(client: FlaskClient, match_id: int, entered: Any) -> Any:
     """Post the next deal through the API."""
     return send(client, "POST", rounds_url(match_id), entered)
-
-
-def play(client: FlaskClient, match_id: int, *deals: dict[str, Any]) -> dict[str, Any]:
-    """Record deals one after the other and return the match after the last."""
-    match = api_match(client, match_id)
-    for entered in deals:
-        response = post_deal(client, match_id, entered)
-        assert response.status_code == 201, response.json
-        match = response.json["match"]
-    return match
 
 
 def match_count(client: FlaskClient) -> int:
@@ -496,7 +492,7 @@ def test_variant_outcomes_are_refused_unless_enabled(
         body = refused(post_deal(client, match_id, deal("Oben", variant)), 422, "outcome")
     assert body["fields"]["outcome"] == [
         f"'{variant}' is not played in this match; "
-        "choose aus, gaigel, untergaigeln or uebergaigeln."
+        "choose Aus, Gaigel, Untergaigeln or Übergaigeln."
     ]
 
 
@@ -628,7 +624,7 @@ def test_team_names_match_case_insensitively(client: FlaskClient, teams_match: d
         pytest.param(
             {"winner": "Oben"},
             "outcome",
-            "Say how the deal was won: aus, gaigel, untergaigeln or uebergaigeln.",
+            "Say how the deal was won: Aus, Gaigel, Untergaigeln or Übergaigeln.",
             id="no-outcome",
         ),
         pytest.param(
@@ -1061,9 +1057,7 @@ def test_new_three_player_match_through_the_page(client: FlaskClient) -> None:
     typed = {f"players-{seat}": name for seat, name in enumerate(["Ana", " Bo ", "Cy"])}
     response = client.post(layout_url(client, THREE_LINK), data=typed)
     assert response.status_code == 302, field_errors(parse(response))
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
-    match = api_match(client, match_id)
+    match = opened_match(client, response)
     assert match["players"] == THREE
     assert match["teams"] is None
     assert match["options"] == {
@@ -1131,9 +1125,7 @@ def test_new_team_match_through_the_page(
 ) -> None:
     response = client.post(layout_url(client, link), data=typed)
     assert response.status_code == 302, field_errors(parse(response))
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
-    match = api_match(client, match_id)
+    match = opened_match(client, response)
     assert match["players"] == players
     assert match["teams"] == teams
     assert match["options"] == {
@@ -1184,11 +1176,6 @@ def radios(doc: Node, name: str) -> list[tuple[str, str]]:
         (node.attrs["value"], node.parent.text())
         for node in doc.find_all("input", type="radio", name=name)
     ]
-
-
-def post_form(client: FlaskClient, match_id: int, data: dict[str, str]) -> Any:
-    """Post the deal form of the match page."""
-    return client.post(f"/matches/{match_id}/rounds", data=data)
 
 
 @pytest.mark.parametrize(
@@ -1421,7 +1408,7 @@ def test_deal_form_keeps_a_contradicted_claim(client: FlaskClient, after_example
         pytest.param(
             {"winner": "Oben"},
             "outcome",
-            "Say how the deal was won: aus, gaigel, untergaigeln or uebergaigeln.",
+            "Say how the deal was won: Aus, Gaigel, Untergaigeln or Übergaigeln.",
             id="no-outcome",
         ),
     ],
@@ -1653,8 +1640,8 @@ def test_three_player_form_records_game_points(client: FlaskClient, three_match:
     assert sheet(doc) == {
         "names": THREE,
         "deals": [
-            {"scores": ["5", "3", "1"], "totals": ["5", "3", "1"]},
-            {"scores": ["3", "6", "0"], "totals": ["8", "9", "1"]},
+            {"scores": ["+5", "+3", "+1"], "totals": ["5", "3", "1"]},
+            {"scores": ["+3", "+6", "0"], "totals": ["8", "9", "1"]},
         ],
         "totals": ["8", "9", "1"],
     }
@@ -1743,7 +1730,7 @@ def test_new_gaigel_match_form_takes_the_first_dealer_by_seat(client: FlaskClien
         names = {f"players-{seat}": name for seat, name in enumerate(THREE)}
     response = client.post(url, data=names | {"option_first_dealer": "Player 2"})
     assert response.status_code == 302, field_errors(parse(response))
-    match = api_match(client, client.get("/api/matches").json["matches"][0]["id"])
+    match = api_match(client, newest_match_id(client))
     assert (match["options"]["first_dealer"], match["state"]["dealer"]) == ("Bo", "Bo")
 
 

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from tests.api_helpers import api_match
-from tests.html_reader import Node, alerts, field_errors, parse, values
+from tests.html_reader import Node, alerts, field_errors, number, parse, values
 
 # --- reading pages ----------------------------------------------------------------------------
 
@@ -28,12 +28,10 @@ def sheet(doc: Node) -> dict[str, Any]:
                 "id": body.attrs["id"],
                 "n": int(body.find("th").text()),
                 "scores": {
-                    p: int(c.find("span", "score").text())
-                    for p, c in zip(players, cells, strict=True)
+                    p: number(c.find("span", "score")) for p, c in zip(players, cells, strict=True)
                 },
                 "totals": {
-                    p: int(c.find("span", "total").text())
-                    for p, c in zip(players, cells, strict=True)
+                    p: number(c.find("span", "total")) for p, c in zip(players, cells, strict=True)
                 },
                 "explanation": [li.text() for li in body.find("tr", "why").find_all("li")],
                 "corrected": body.find("span", "badge") is not None,
@@ -43,7 +41,7 @@ def sheet(doc: Node) -> dict[str, Any]:
     return {
         "players": players,
         "rounds": rounds,
-        "totals": {p: int(cell.text()) for p, cell in zip(players, footer, strict=True)},
+        "totals": {p: number(cell) for p, cell in zip(players, footer, strict=True)},
     }
 
 
@@ -175,8 +173,8 @@ def test_home_lists_the_five_latest_matches(client: FlaskClient, new_match) -> N
     assert [card["href"] for card in cards] == [f"/matches/{i}" for i in reversed(ids[1:])]
     assert cards[0] == {
         "href": f"/matches/{ids[-1]}",
-        "game": "Rami",
-        "players": "P5 12, Bo 0",
+        "game": "Rami, to 100",
+        "players": "P5 12 · Bo 0",
         "status": "Playing · 1 round",
     }
     assert doc.find("a", href="/history") is not None
@@ -743,8 +741,8 @@ def test_history_cards_show_totals_and_status(client: FlaskClient, history: dict
     cards = {card["href"]: card for card in match_cards(parse(client.get("/history")))}
     assert cards[f"/matches/{history['Cy-Ana']}"] == {
         "href": f"/matches/{history['Cy-Ana']}",
-        "game": "Rami",
-        "players": "Cy 0, Ana 100",
+        "game": "Rami, to 100",
+        "players": "Cy 0 · Ana 100",
         "status": "Won by Cy",
     }
     assert cards[f"/matches/{history['Di-Ed']}"]["status"] == "Playing · 0 rounds"

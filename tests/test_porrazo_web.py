@@ -14,7 +14,18 @@ from urllib.parse import urlsplit
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
+from tests.api_helpers import (
+    api_match,
+    newest_match_id,
+    opened_match,
+    refused,
+    rounds_url,
+    send,
+    start_match,
+    unchanged,
+)
+from tests.api_helpers import play as peg
+from tests.api_helpers import post_round_form as post_peg
 from tests.html_reader import Node, alerts, field_errors, parse, values
 
 PLAYERS = ["Ana", "Bo", "Cy"]
@@ -83,28 +94,12 @@ T2 = by("Ana", "tendido", pairs=[["4", "Q"], ["4", "Q"]], table=["5", "6", "Q"])
 
 def start(client: FlaskClient, players: Sequence[str] = PLAYERS, **options: Any) -> dict:
     """Start a Porrazo match, each for themselves, and return it."""
-    body = {"game": "porrazo", "players": list(players), "options": options}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
+    return start_match(client, {"game": "porrazo", "players": list(players), "options": options})
 
 
 def start_teams(client: FlaskClient, teams: dict[str, list[str]] = TEAMS, **options: Any) -> dict:
     """Start a Porrazo match in partnerships and return it."""
-    body = {"game": "porrazo", "teams": teams, "options": options}
-    response = send(client, "POST", "/api/matches", body)
-    assert response.status_code == 201, response.json
-    return response.json
-
-
-def peg(client: FlaskClient, match_id: int, *events: dict[str, Any]) -> dict[str, Any]:
-    """Record events one after the other and return the match after the last."""
-    match = api_match(client, match_id)
-    for event in events:
-        response = send(client, "POST", rounds_url(match_id), event)
-        assert response.status_code == 201, response.json
-        match = response.json["match"]
-    return match
+    return start_match(client, {"game": "porrazo", "teams": teams, "options": options})
 
 
 # --- fixtures ---------------------------------------------------------------------------------
@@ -916,11 +911,6 @@ def test_correcting_a_peg_into_a_bad_one_is_refused(client: FlaskClient, porrazo
 # --- reading and filling the pages ------------------------------------------------------------
 
 
-def post_peg(client: FlaskClient, match_id: int, data: dict[str, Any]) -> Any:
-    """Post the peg form of the match page."""
-    return client.post(f"/matches/{match_id}/rounds", data=data)
-
-
 def radios(doc: Node, name: str) -> list[tuple[str, str]]:
     """Return each radio of a group: its value and the text of its label."""
     return [(node.attrs["value"], node.parent.text()) for node in doc.find_all("input", name=name)]
@@ -1024,14 +1014,12 @@ def test_partnerships_page_starts_a_partnership_match(client: FlaskClient) -> No
     }
     response = client.post("/matches/new/porrazo?layout=partners", data=typed)
     assert response.status_code == 302, (field_errors(parse(response)), alerts(parse(response)))
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    assert urlsplit(response.headers["Location"]).path == f"/matches/{match_id}"
-    match = api_match(client, match_id)
+    match = opened_match(client, response)
     assert match["players"] == ["Ana", "Bo", "Cy", "Di"]
     assert match["teams"] == TEAMS
     assert match["options"] == DEFAULTS | {"card_count": "over_half", "first_dealer": "Bo"}
     assert match["totals"] == {"Us": 0, "Them": 0}
-    doc = parse(client.get(f"/matches/{match_id}"))
+    doc = parse(client.get(f"/matches/{match['id']}"))
     assert track(doc) == "Us 0, Them 0 of 61. Bo deals."
 
 
@@ -1041,8 +1029,7 @@ def test_new_match_page_starts_a_match_each_for_themselves(client: FlaskClient) 
     typed |= {"option_first_dealer": "Player 3"}  # no option_wrap: the box is unticked
     response = client.post("/matches/new/porrazo", data=typed)
     assert response.status_code == 302
-    match_id = client.get("/api/matches").json["matches"][0]["id"]
-    match = api_match(client, match_id)
+    match = api_match(client, newest_match_id(client))
     assert (match["players"], match["teams"]) == (PLAYERS, None)
     assert match["options"] == {
         "target": 31,
@@ -1050,7 +1037,7 @@ def test_new_match_page_starts_a_match_each_for_themselves(client: FlaskClient) 
         "wrap": False,
         "first_dealer": "Cy",
     }
-    doc = parse(client.get(f"/matches/{match_id}"))
+    doc = parse(client.get(f"/matches/{match['id']}"))
     assert track(doc) == "Ana 0, Bo 0, Cy 0 of 31. Cy deals."
 
 

@@ -217,7 +217,7 @@ def test_cards_and_points_may_both_be_given_when_they_agree():
 @pytest.mark.parametrize(
     ("entered", "path", "words"),
     [
-        ({"outcome": "won"}, "outcome", "out, rami_sec or blocked"),
+        ({"outcome": "won"}, "outcome", "someone went out, rami sec, or blocked"),
         (out("Zed", Bo=points(5)), "winner", "'Zed' is not a player in this match: Ana and Bo."),
         ({"outcome": "out", "hands": {}}, "winner", "Say who went out."),
         (out("Ana"), "hands.Bo", "Bo's hand is missing"),

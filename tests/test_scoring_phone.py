@@ -8,7 +8,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.api_helpers import api_match, send
-from tests.html_reader import Node, alerts, parse
+from tests.html_reader import Node, alerts, number, parse
 
 ANA_OUT = {"outcome": "out", "winner": "Ana", "hands-1-points": "12", "hands-1-melded": "y"}
 BO_OUT = {"outcome": "out", "winner": "Bo", "hands-0-points": "30", "hands-0-melded": "n"}
@@ -44,7 +44,7 @@ def bar(doc: Node) -> dict[str, Any]:
     section = doc.find("section", "score-bar")
     sides = {
         li.find("bdi", "bar-side").text(): (
-            int(li.find("b", "bar-total").text()),
+            number(li.find("b", "bar-total")),
             "leads" in (li.attrs.get("class") or ""),
             li.find("small", "bar-to-go").text() if li.find("small", "bar-to-go") else None,
         )
@@ -296,3 +296,35 @@ def test_names_refused_do_not_also_refuse_the_first_dealer(client):
     answer = send(client, "POST", "/api/matches", body)
     assert answer.status_code == 422
     assert list(answer.json["fields"]) == ["players.1"]
+
+
+def test_home_offers_coinche_as_its_own_game_and_says_how_many_play(client):
+    doc = page(client, "/")
+    games = [a.text() for a in doc.find("ul", "games").find_all("a")]
+    assert games[1:3] == ["Belote 4 players", "Coinche 4 players"]
+    assert "Rami 2–6 players" in games
+    coinche = doc.find("ul", "games").find_all("a")[2].attrs["href"]
+    assert coinche == "/matches/new/belote?variant=coinche"
+    chosen = page(client, coinche).find("input", name="option_variant", value="coinche")
+    assert "checked" in chosen.attrs
+
+
+def test_match_cards_name_the_variant_the_players_and_the_games_own_rounds(client):
+    teams = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
+    body = {"game": "belote", "teams": teams, "options": {"variant": "coinche"}}
+    match = send(client, "POST", "/api/matches", body).json
+    deal = {
+        "taker": "Ana",
+        "trump": "hearts",
+        "contract": 80,
+        "coinche": "none",
+        "points": {"Nous": 90},
+        "last_trick": "Nous",
+    }
+    for _ in range(3):
+        send(client, "POST", f"/api/matches/{match['id']}/rounds", deal)
+    card = page(client, "/history").find("li", "match-card")
+    assert card.find("span", "game").text() == "Coinche, to 2000"
+    assert card.find("span", "players").text() == "Nous (Ana, Cy) 540 · Eux (Bo, Di) 186"
+    assert card.find("span", "status").text() == "Playing · 3 deals"
+    assert card.find("time").attrs["datetime"] == match["created_at"]

@@ -12,6 +12,7 @@ import matches
 from scorers import GAMES
 
 from . import check_passcode, get_db, openapi
+from .json_body import body, require_json
 from .present import change_json, game_json, match_json, round_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -22,22 +23,9 @@ BODY_OPTIONAL = {"api.restore_round", "api.rematch"}
 
 
 @bp.before_request
-def require_json() -> None:
+def refuse_other_bodies() -> None:
     """Refuse a body that is not JSON before anything reads it."""
-    if request.endpoint in BODY_OPTIONAL and not request.content_length:
-        return
-    if request.method in ("POST", "PUT") and not request.is_json:
-        abort(415, "Send the body as JSON, with Content-Type: application/json.")
-
-
-def body() -> dict[str, Any]:
-    """Return the request's JSON object, or answer 400."""
-    data = request.get_json(silent=True)
-    if data is None:
-        abort(400, "The body is not valid JSON.")
-    if not isinstance(data, dict):
-        abort(400, "The body must be a JSON object.")
-    return data
+    require_json(BODY_OPTIONAL)
 
 
 @bp.get("/games")

@@ -22,7 +22,7 @@ LANGUAGES = {
 }
 """Every language the pages speak, by its code, in its own words."""
 
-RIGHT_TO_LEFT = {"fa", "ar"}
+RIGHT_TO_LEFT = words.RIGHT_TO_LEFT
 
 bp = Blueprint("language", __name__)
 babel = Babel()

@@ -280,7 +280,12 @@ SCHEMAS: dict[str, Any] = {
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "status": {"type": "string", "enum": ["playing", "finished"]},
             "winner": {"type": ["string", "null"]},
-            "state": {"type": "object"},
+            "state": {
+                "type": "object",
+                "description": "The game's state after the last round; every game names the "
+                "`dealer` of the next round (Barbu: the declarer).",
+                "properties": {"dealer": {"type": "string"}},
+            },
             "uid": {"type": "string"},
             "created_at": {"type": "string", "format": "date-time"},
             "url": {"type": "string"},

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -20,16 +22,16 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 import access
 import matches
 import store
-from scorers import GAMES, Refusal
+from scorers import GAMES, Refusal, Scorer
 from scorers.forms import RefusalOnFields, match_form
 
 from . import check_passcode, get_db
 from .chart import chart
-from .entered import entered
 
 bp = Blueprint("pages", __name__)
 
@@ -58,10 +60,26 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-@bp.app_template_filter("entered")
-def entered_filter(value: Any) -> str:
-    """Say an entered round in one compact line."""
-    return entered(value)
+MINUS = "\u2212"
+RED_SUITS = re.compile("([♥♦])")
+
+
+@bp.app_template_filter("suits")
+def suits(text: Any) -> Markup:
+    """Draw hearts and diamonds red, as on the cards, in text a page shows."""
+    return Markup(RED_SUITS.sub(r'<span class="red-suit">\1</span>', str(escape(text))))
+
+
+@bp.app_template_filter("signed")
+def signed(points: int) -> str:
+    """Write a round's score with its sign, as the sheet shows it: +20, −70, 0."""
+    return f"+{points}" if points > 0 else number(points)
+
+
+@bp.app_template_filter("number")
+def number(points: int) -> str:
+    """Write a total with a real minus sign when it is below zero: −143."""
+    return f"{MINUS}{-points}" if points < 0 else str(points)
 
 
 def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tuple[Any, int]:
@@ -78,11 +96,30 @@ def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tu
         return None, 409
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One game the home page offers to start: Coinche is Belote with its own variant."""
+
+    name: str
+    scorer: Scorer
+    preset: dict[str, str]
+
+
+def entries() -> list[Entry]:
+    """List what a table can start, each game and Coinche after Belote."""
+    listed = []
+    for scorer in GAMES.values():
+        listed.append(Entry(scorer.name, scorer, {}))
+        if scorer.id == "belote":
+            listed.append(Entry(_("Coinche"), scorer, {"variant": "coinche"}))
+    return listed
+
+
 @bp.get("/")
 def home() -> ResponseReturnValue:
     """Offer the games to start and the latest matches to go back to."""
     recent = matches.find(get_db()).rows[:RECENT]
-    return render_template("home.html", recent=recent)
+    return render_template("home.html", recent=recent, entries=entries())
 
 
 @bp.route("/matches/new/<game>", methods=["GET", "POST"])
@@ -93,6 +130,8 @@ def new_match(game: str) -> ResponseReturnValue:
         abort(404, _("Tablescore does not score %(game)s.", game=repr(game)))
     layout = request.args.get("layout")
     form = match_form(scorer, request.form if request.method == "POST" else None, layout)
+    if request.method == "GET":
+        form.preset_choices(request.args)
     known = known_names()
     if request.method == "GET":
         return render_template("new_match.html", form=form, scorer=scorer, known=known)

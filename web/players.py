@@ -15,7 +15,8 @@ import players
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
-from . import api, get_db
+from . import get_db
+from .json_body import body, require_json
 from .pages import submit
 from .present import summary_json
 
@@ -98,8 +99,8 @@ def profile_json(name: str) -> ResponseReturnValue:
 @bp.post("/api/players/<path:name>/rename")
 def rename_json(name: str) -> ResponseReturnValue:
     """Rename a player, or merge them into the player whose name they take."""
-    api.require_json()
-    renamed = players.rename(get_db(), name, api.body())
+    require_json()
+    renamed = players.rename(get_db(), name, body())
     return jsonify(player_json(players.find(get_db(), renamed)))
 
 
@@ -148,8 +149,8 @@ def rename(name: str) -> ResponseReturnValue:
     return show(name, form, status)
 
 
-# web/openapi.py reads this module while it is still being built, so these few pieces of
-# the document are written here rather than borrowed from it.
+# web/openapi.py gathers this module's paths into the whole document, so these few pieces of
+# it are written here rather than borrowed from there: borrowing would import in a circle.
 
 
 def schema(name: str) -> dict[str, str]:

@@ -1,0 +1,149 @@
+"""Readable at the table, in a real browser at 360 × 740: right to left that reads right, red
+hearts and diamonds, every helper opened within the screen, a sheet as dense as paper, and
+times in the phone's own time zone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import test_browser_scoring
+from tests.test_browser import PHONE
+from tests.test_browser_scoring import BELOTE, GAIGEL, PORRAZO, Table, close
+
+pytestmark = pytest.mark.browser
+
+# The served app of tests/test_browser_scoring.py, and its phones, for this module.
+table = test_browser_scoring.table
+
+ISOLATES = ("\u2068", "\u2069")
+DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
+
+
+def phone_in(table: Table, scheme: str, language: str) -> Page:
+    """A scoring phone in a colour scheme and a language."""
+    page = table.phone()
+    page.context.close()
+    context = table.browser.new_context(**PHONE, color_scheme=scheme, locale=language)
+    serializer = table.app.session_interface.get_signing_serializer(table.app)
+    cookie = serializer.dumps({"scorer_tokens": dict(table.tokens)})
+    context.add_cookies([{"name": "session", "value": cookie, "url": table.base}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.script_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def width(page: Page) -> int:
+    """The page's width: wider than the phone means sideways scrolling."""
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.fixture
+def belote(table: Table) -> Iterator[int]:
+    """A Belote match of twelve deals."""
+    yield table.start(BELOTE | {"options": {"target": 3000}}, *[DEAL] * 12)
+
+
+def test_ten_belote_deals_fit_the_first_screen_of_the_whole_sheet(table: Table, belote: int):
+    page = table.open(belote)
+    page.goto(f"{table.base}/matches/{belote}/sheet")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('.sheet tbody')]"
+        ".filter(round => round.getBoundingClientRect().bottom <= innerHeight).length"
+    )
+    assert shown >= 10
+    # The explanation is folded behind the row: a tap on its number opens it.
+    why = page.locator("#round-3 tr.why")
+    expect(why).to_be_hidden()
+    page.locator("#round-3 a.round-n").tap()
+    expect(why).to_be_visible()
+    expect(why).to_contain_text("Nous: 90 in cards + 10 for the last trick = 100.")
+    expect(why.get_by_role("link", name="Why?")).to_be_visible()
+    close(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_hearts_and_diamonds_are_drawn_red(table: Table, belote: int, scheme: str):
+    page = phone_in(table, scheme, "en-US")
+    page.goto(f"{table.base}/matches/{belote}/sheet")
+    red = page.evaluate("getComputedStyle(document.querySelector('.red-suit')).color")
+    black = page.evaluate("getComputedStyle(document.querySelector('.sheet td.deal')).color")
+    assert red != black
+    channels = [int(part) for part in red.removeprefix("rgb(").rstrip(")").split(",")]
+    assert channels[0] > 150 and channels[1] < 150
+    page.goto(f"{table.base}/matches/{belote}")
+    heart = page.locator("input[name='trump'][value='hearts']").locator("..").locator(".red-suit")
+    expect(heart).to_have_text("♥")
+    close(page)
+
+
+HELPERS = {
+    "gaigel: check the Aus": (GAIGEL, "details.evidence summary"),
+    "belote: count the card points": (BELOTE, "details.counter summary"),
+    "porrazo: what a card captures": (PORRAZO, "details.capture summary"),
+}
+
+
+@pytest.mark.parametrize(
+    ("scheme", "language"), [("light", "en-US"), ("dark", "en-US"), ("light", "fa")]
+)
+@pytest.mark.parametrize(("body", "opener"), HELPERS.values(), ids=HELPERS.keys())
+def test_every_helper_opened_fits_the_phone(table: Table, body, opener, scheme, language):
+    match_id = table.start(body)
+    page = phone_in(table, scheme, language)
+    page.goto(f"{table.base}/matches/{match_id}")
+    page.locator(opener).tap()
+    assert width(page) <= PHONE["viewport"]["width"]
+    close(page)
+
+
+def test_persian_sentences_isolate_names_and_numbers(table: Table):
+    match_id = table.start(
+        {"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]},
+        {"contract": "no_tricks", "taken": {"Ana": 4, "Bo": 3, "Cy": 3, "Di": 3}},
+    )
+    page = phone_in(table, "light", "fa")
+    page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
+    steps = page.locator("ol.steps li").all_text_contents()
+    assert steps and all(ISOLATES[0] in step and ISOLATES[1] in step for step in steps)
+    # Every name and number stays whole, in its own order; the sum has a real minus sign.
+    assert "\u2068Ana 4 × -2; Bo 3 × -2; Cy 3 × -2; Di 3 × -2\u2069" in steps[0]
+    assert "\u2068\u221226\u2069" in steps[1]
+    close(page)
+
+
+def test_times_are_shown_in_the_phones_own_time_zone(table: Table):
+    match_id = table.start(BELOTE, DEAL)
+    table.client.put(
+        f"/api/matches/{match_id}/rounds/1",
+        json=DEAL | {"points": {"Nous": 100}},
+        headers={"Authorization": f"Bearer {table.tokens[str(match_id)]}"},
+    )
+    context = table.browser.new_context(**PHONE, timezone_id="Asia/Tokyo", locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{table.base}/matches/{match_id}/sheet")
+    badge = page.locator("#round-1 .badge time")
+    stored = badge.get_attribute("datetime")
+    hour = (int(stored[11:13]) + 9) % 24
+    expect(badge).to_have_text(f"{hour:02d}:{stored[14:16]}")
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_barbu_double_that_cannot_be_tapped_says_why(table: Table, scheme: str):
+    match_id = table.start({"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]})
+    page = phone_in(table, scheme, "en-US")
+    page.goto(f"{table.base}/matches/{match_id}")
+    # Ana declares: she only redoubles a player who doubled her.
+    cell = page.locator("label.toggle:has(input[value='0>1'])")
+    expect(cell.locator("input")).to_be_disabled()
+    assert float(page.evaluate("el => getComputedStyle(el).opacity", cell.element_handle())) >= 0.7
+    cell.tap(force=True)
+    expect(page.locator(".doubles-why")).to_have_text(
+        "Ana declares: only a redouble of a player who doubled them."
+    )
+    close(page)
