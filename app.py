@@ -23,6 +23,7 @@ from web import (
     patterns,
     players,
     pwa,
+    storage,
     transfer,
 )
 from web.json_provider import OrjsonProvider
@@ -62,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     language.register(app)
     compress.init_app(app)
     errors.register(app)
+    storage.register(app)
     app.teardown_appcontext(close_db)
     app.after_request(secure_headers)
     return app

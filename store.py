@@ -7,6 +7,7 @@ the last replay, which `matches.py` rewrites in the same transaction as every ch
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,9 +41,13 @@ def prepare(path: str) -> None:
         db.close()
 
 
+BUSY_SECONDS = 30
+"""How long a change waits for another to finish (a large import) before it gives up."""
+
+
 def connect(path: str) -> Database:
     """Open a connection with foreign keys enforced, as every connection must."""
-    db = Database(path)
+    db = Database(sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False))
     db.execute("PRAGMA foreign_keys = ON")
     return db
 

@@ -118,7 +118,9 @@ def matches_count(count: int) -> str:
 
 def export_match(db: Database, match_id: int) -> dict[str, Any]:
     """Return one match as its export document: rounds, results, every record and the log."""
-    match = matches.load(db, match_id)
+    # Replayed apart from the kept replays: a whole history passing through would push out
+    # the matches being played tonight.
+    match = matches.played(*matches.stored(db, match_id))
     rows = store.round_records(db, match.id)
     refs = {row["id"]: ref for ref, row in enumerate(rows)}
     teams = match.table.teams
@@ -163,6 +165,21 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
 def export_history(db: Database) -> list[dict[str, Any]]:
     """Return every match's export document, oldest first."""
     return [export_match(db, match_id) for match_id in store.match_ids(db)]
+
+
+def export_stream(database: str) -> Iterator[str]:
+    """Write every match's export document as one JSON array, a match at a time.
+
+    A history of thousands of matches is never held whole: memory stays flat, each match is
+    read in its own short queries, and phones scoring meanwhile are not kept waiting. The
+    stream reads through its own connection, which outlives the request that started it.
+    """
+    with closing(store.connect(database).conn) as conn:
+        db = Database(conn)
+        yield "["
+        for i, match_id in enumerate(store.match_ids(db)):
+            yield ("," if i else "") + "\n" + as_text(export_match(db, match_id))
+        yield "\n]\n"
 
 
 def as_text(exported: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ def exempt_api_from_csrf(state: BlueprintSetupState) -> None:
     state.app.extensions["csrf"].exempt(import_history)
 
 
-def download(text: str, mimetype: str, filename: str) -> Response:
+def download(text: str | Iterable[str], mimetype: str, filename: str) -> Response:
     """Answer with a file the browser saves rather than shows."""
     disposition = f'attachment; filename="{filename}"'
     return Response(text, mimetype=mimetype, headers={"Content-Disposition": disposition})
@@ -73,9 +74,9 @@ def export_match(match_id: int) -> ResponseReturnValue:
 
 @bp.get("/api/export")
 def export_history() -> ResponseReturnValue:
-    """Download every match as a JSON array of export documents, oldest first."""
-    text = transfer.as_text(transfer.export_history(get_db()))
-    return download(text, "application/json", f"tablescore-{store.now_utc()[:10]}.json")
+    """Download every match as a JSON array of export documents, oldest first, streamed."""
+    documents = transfer.export_stream(current_app.config["DATABASE"])
+    return download(documents, "application/json", f"tablescore-{store.now_utc()[:10]}.json")
 
 
 @bp.post("/api/import")
@@ -111,9 +112,10 @@ def import_page() -> ResponseReturnValue:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def export_command(file: str) -> None:
     """Write every match to FILE as JSON, for `flask import` or POST /api/import elsewhere."""
-    exported = transfer.export_history(get_db())
-    Path(file).write_text(transfer.as_text(exported), encoding="utf-8")
-    click.echo(f"Exported {transfer.matches_count(len(exported))} to {os.path.abspath(file)}.")
+    with open(file, "w", encoding="utf-8") as written:
+        written.writelines(transfer.export_stream(current_app.config["DATABASE"]))
+    count = len(store.match_ids(get_db()))
+    click.echo(f"Exported {transfer.matches_count(count)} to {os.path.abspath(file)}.")
 
 
 @bp.cli.command("import")

@@ -1,0 +1,153 @@
+"""Downloads and imports never stall scoring: against a real waitress server on 127.0.0.1, a
+round post succeeds while large exports stream and while a large import runs. Bounded in count
+and in time; nothing here asserts how fast anything was."""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from waitress.server import create_server
+
+from app import create_app
+
+MATCHES = 1500
+"""How many matches the history holds: a long way past one evening, quick to build."""
+DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
+TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
+SEATS = ["Ana", "Bo", "Cy"]
+NOTHING_COUNTED = {"event": "cards", "counts": {"Ana": 20, "Bo": 20, "Cy": 12}}
+
+
+class Server:
+    """Tablescore served by waitress as bin/serve serves it, on a free local port."""
+
+    def __init__(self, database: str):
+        app = create_app({"DATABASE": database, "SECRET_KEY": "test"})
+        self.httpd = create_server(
+            app, host="127.0.0.1", port=0, threads=8, connection_limit=1000, channel_timeout=60
+        )
+        self.base = f"http://127.0.0.1:{self.httpd.effective_port}"
+        self.thread = threading.Thread(target=self.httpd.run, daemon=True)
+        self.thread.start()
+
+    def ask(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        """Send one request; return its status and its JSON answer."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
+
+    def belote(self, deals: int = 0) -> dict[str, Any]:
+        """Start a Belote to 5000 and record some deals; return it with its token."""
+        status, match = self.ask(
+            "POST", "/api/matches", {"game": "belote", "teams": TEAMS, "options": {"target": 5000}}
+        )
+        assert status == 201
+        for _ in range(deals):
+            assert self.post(match) == 201
+        return match
+
+    def post(self, match: dict[str, Any], entered: dict[str, Any] = DEAL) -> int:
+        """Record a round in a match, as the scoring phone does; return the status."""
+        path = f"/api/matches/{match['id']}/rounds"
+        return self.ask("POST", path, entered, match["scorer_token"])[0]
+
+    def porrazo(self) -> dict[str, Any]:
+        """Start a Porrazo whose card counts score nothing: it can be pegged for ever."""
+        status, match = self.ask("POST", "/api/matches", {"game": "porrazo", "players": SEATS})
+        assert status == 201
+        return match
+
+
+def documents(server: Server, count: int, prefix: str) -> list[dict[str, Any]]:
+    """Export one played match and copy it under `count` new uids, as another Tablescore's."""
+    match = server.belote(deals=8)
+    status, document = server.ask("GET", f"/api/matches/{match['id']}/export?format=json")
+    assert status == 200
+    copies = []
+    for i in range(count):
+        copied = copy.deepcopy(document)
+        copied["uid"] = f"{prefix}-{i}"
+        copies.append(copied)
+    return copies
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[Server]:
+    """A server holding a history of MATCHES matches."""
+    running = Server(str(tmp_path / "load.sqlite"))
+    status, outcome = running.ask("POST", "/api/import", documents(running, MATCHES, "old"))
+    assert status == 200 and len(outcome["imported"]) == MATCHES
+    yield running
+    running.httpd.close()
+
+
+def posting(server: Server, match: dict[str, Any], until: threading.Event) -> list[tuple]:
+    """Peg one after another until told to stop (at most 300); note each status."""
+    seen = []
+    while not until.is_set() and len(seen) < 300:
+        started = time.monotonic()
+        seen.append((started, server.post(match, NOTHING_COUNTED)))
+        time.sleep(0.05)
+    return seen
+
+
+def test_a_round_post_succeeds_while_big_exports_stream(server: Server):
+    match = server.porrazo()
+    done = threading.Event()
+    exported: list[int] = []
+
+    def download() -> None:
+        with urllib.request.urlopen(server.base + "/api/export", timeout=120) as answer:
+            exported.append(len(json.loads(answer.read())))
+
+    pulls = [threading.Thread(target=download) for _ in range(3)]
+    for pull in pulls:
+        pull.start()
+    poster = threading.Thread(target=lambda: posts.extend(posting(server, match, done)))
+    posts: list[tuple] = []
+    poster.start()
+    for pull in pulls:
+        pull.join(timeout=120)
+    done.set()
+    poster.join(timeout=60)
+    # Every export holds the whole history (and the matches started for the test).
+    assert exported == [MATCHES + 2] * 3
+    assert posts and {status for _, status in posts} == {201}
+    status, after = server.ask("GET", f"/api/matches/{match['id']}")
+    assert len(after["rounds"]) == len(posts)
+
+
+def test_a_round_post_succeeds_while_a_big_import_runs(server: Server):
+    match = server.porrazo()
+    incoming = documents(server, MATCHES, "new")
+    done = threading.Event()
+    posts: list[tuple] = []
+    poster = threading.Thread(target=lambda: posts.extend(posting(server, match, done)))
+    poster.start()
+    time.sleep(0.2)
+    began = time.monotonic()
+    status, outcome = server.ask("POST", "/api/import", incoming)
+    ended = time.monotonic()
+    time.sleep(0.2)
+    done.set()
+    poster.join(timeout=60)
+    assert status == 200 and len(outcome["imported"]) == MATCHES
+    during = [status for started, status in posts if began <= started <= ended]
+    assert during, "no post was made while the import ran"
+    assert {status for _, status in posts} == {201}
+    status, after = server.ask("GET", f"/api/matches/{match['id']}")
+    assert len(after["rounds"]) == len(posts)
