@@ -17,19 +17,19 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import matches
+from scorers import GAMES
 from tests.api_helpers import send
 from tests.html_reader import Node, alerts, parse, values
 from web import get_db
 from web.chart import chart
-from web.entered import entered
 
 PLAYERS = ["Ana", "Bo", "Cy"]
 FOUR = ["Ana", "Bo", "Cy", "Di"]
 BELOTE_TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
 GAIGEL_TEAMS = {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di"]}
 
-# Rounds are written with their keys in the order the store keeps them, so that `entered` says
-# them as the pages do. Rami, three players, target 200. Round 1: Ana goes out; Bo holds A, JK,
+# Each round's sentence below is how the pages say it (the Why? page, "Was:", the removed list).
+# Rami, three players, target 200. Round 1: Ana goes out; Bo holds A, JK,
 # 5 = 36 (melded); Cy's 47 never melded: 47 + 25 = 72. Totals 0, 36, 72.
 RAMI_OUT = {
     "outcome": "out",
@@ -39,6 +39,7 @@ RAMI_OUT = {
         "Cy": {"points": 47, "melded": False},
     },
 }
+RAMI_OUT_SAID = "Ana went out; Bo held A, Joker, 5 and had melded; Cy held 47 and had not melded"
 # Round 2: rami sec by Bo: Ana and Cy score 200 each. Totals 200, 36, 272: Bo wins with 36.
 RAMI_SEC = {"outcome": "rami_sec", "winner": "Bo"}
 # Round 2 instead: Cy goes out; Ana 10 and Bo 20, both melded. Totals 10, 56, 72: still playing.
@@ -47,6 +48,7 @@ CY_OUT = {
     "winner": "Cy",
     "hands": {"Ana": {"points": 10, "melded": True}, "Bo": {"points": 20, "melded": True}},
 }
+CY_OUT_SAID = "Cy went out; Ana held 10 and had melded; Bo held 20 and had melded"
 
 
 # --- talking to the API -----------------------------------------------------------------------
@@ -122,26 +124,19 @@ def elements(node: Node, tag: str) -> list[Node]:
     return [child for child in node.children if isinstance(child, Node) and child.tag == tag]
 
 
-def read_dl(dl: Node) -> dict[str, Any]:
-    """Read a <dl class="entered"> into a dict of texts, nested lists read as dicts."""
-    read: dict[str, Any] = {}
-    key = ""
-    for child in dl.children:
-        if not isinstance(child, Node):
-            continue
-        if child.tag == "dt":
-            key = child.text()
-        elif child.tag == "dd":
-            inner = elements(child, "dl")
-            read[key] = read_dl(inner[0]) if inner else child.text()
-    return read
-
-
 def section(doc: Node, title_id: str) -> Node:
     """Return the <section> labelled by the heading with this id."""
     found = doc.find("section", **{"aria-labelledby": title_id})
     assert found is not None, f"no section {title_id}"
     return found
+
+
+def said(doc: Node) -> str:
+    """Return the round as the Why? page says it: the first paragraph under "What the table
+    entered"."""
+    paragraphs = elements(section(doc, "entered-title"), "p")
+    assert paragraphs, "no sentence for the round"
+    return paragraphs[0].text()
 
 
 def table_rows(table: Node) -> list[list[str]]:
@@ -201,16 +196,10 @@ def test_why_page_walks_through_a_rami_round(client: FlaskClient) -> None:
     match_id = rami(client, RAMI_OUT)
     doc = page(client, f"/matches/{match_id}/rounds/1/why")
     assert doc.find("h1").text() == f"Why round 1 scored what it did Rami #{match_id}"
-    shown = read_dl(section(doc, "entered-title").find("dl", "entered"))
-    assert shown == {
-        "outcome": "out",
-        "winner": "Ana",
-        "hands": {
-            "Bo": {"cards": "A JK 5", "melded": "yes"},
-            "Cy": {"points": "47", "melded": "no"},
-        },
-    }
-    assert list(shown) == ["outcome", "winner", "hands"]
+    assert said(doc) == (
+        "Ana went out; Bo held A, Joker, 5 and had melded; Cy held 47 and had not melded"
+    )
+    assert doc.find("dl", "entered") is None
     steps = section(doc, "rules-title").find("ol", "steps")
     assert [li.text() for li in elements(steps, "li")] == [
         "Ana went out: 0.",
@@ -239,11 +228,7 @@ def test_why_page_walks_through_a_rami_round(client: FlaskClient) -> None:
 def test_why_page_starts_from_the_totals_before_the_round(client: FlaskClient) -> None:
     match_id = rami(client, RAMI_OUT, RAMI_SEC)
     doc = page(client, f"/matches/{match_id}/rounds/2/why")
-    assert read_dl(doc.find("dl", "entered")) == {
-        "outcome": "rami_sec",
-        "winner": "Bo",
-        "hands": {},
-    }
+    assert said(doc) == "Bo went out rami sec"
     assert [li.text() for li in doc.find("ol", "steps").find_all("li")] == [
         "Rami sec by Bo: nobody else had melded, so Ana and Cy score 200 each, whatever their "
         "hands.",
@@ -280,18 +265,9 @@ def test_why_page_walks_through_a_coinche_deal(client: FlaskClient) -> None:
     )
     first = page(client, f"/matches/{match_id}/rounds/1/why")
     assert first.find("h1").text() == f"Why deal 1 scored what it did Belote #{match_id}"
-    assert read_dl(first.find("dl", "entered")) == {
-        "taker": "Ana",
-        "trump": "hearts",
-        "capot": "none",
-        "belote": "none",
-        "announcements": {"Nous": "0", "Eux": "0"},
-        "contract": "100",
-        "coinche": "coinche",
-        "taker alone": "no",
-        "last trick": "Nous",
-        "points": {"Nous": "98", "Eux": "54"},
-    }
+    assert said(first) == (
+        "Ana took 100 at ♥, coinche; card points Nous 98, Eux 54, last trick Nous"
+    )
     assert [li.text() for li in first.find("ol", "steps").find_all("li")] == [
         "Nous: 98 in cards + 10 for the last trick = 108.",
         "Eux: 54 in cards.",
@@ -301,13 +277,7 @@ def test_why_page_walks_through_a_coinche_deal(client: FlaskClient) -> None:
     ]
     assert table_rows(first.find("table")) == [["Nous", "0", "520", "520"], ["Eux", "0", "0", "0"]]
     second = page(client, f"/matches/{match_id}/rounds/2/why")
-    shown = read_dl(second.find("dl", "entered"))
-    assert (shown["taker"], shown["contract"], shown["coinche"], shown["points"]) == (
-        "Bo",
-        "80",
-        "none",
-        {"Nous": "81", "Eux": "71"},
-    )
+    assert said(second) == "Bo took 80 at ♠; card points Nous 81, Eux 71, last trick Eux"
     assert [li.text() for li in second.find("ol", "steps").find_all("li")] == [
         "Nous: 81 in cards.",
         "Eux: 71 in cards + 10 for the last trick = 81.",
@@ -343,16 +313,16 @@ def test_why_page_lists_the_history_of_a_corrected_round(client: FlaskClient) ->
     assert send(client, "PUT", f"/api/matches/{match_id}/rounds/1", corrected).status_code == 200
     added, correction = [c for c in log(client, match_id) if c["n"] == 1]
     doc = page(client, f"/matches/{match_id}/rounds/1/why")
-    assert read_dl(doc.find("dl", "entered"))["winner"] == "Bo"
+    assert said(doc) == "Bo went out; Ana held 12 and had melded; Cy held 47 and had not melded"
     times = doc.find("p", "help").find_all("time")
     assert [t.attrs["datetime"] for t in times] == [added["at"], correction["at"]]
     history = elements(section(doc, "history-title").find("ul"), "li")
     assert [li.text() for li in history] == [
         f"{added['at'][:10]} {added['at'][11:16]} UTC: add",
-        f"{correction['at'][:10]} {correction['at'][11:16]} UTC: correct, was " + entered(RAMI_OUT),
+        f"{correction['at'][:10]} {correction['at'][11:16]} UTC: correct, was " + RAMI_OUT_SAID,
     ]
     assert history[0].find("del") is None
-    assert history[1].find("del").text() == entered(RAMI_OUT)
+    assert history[1].find("del").text() == RAMI_OUT_SAID
     assert table_rows(doc.find("table")) == [
         ["Ana", "0", "12", "12"],
         ["Bo", "0", "0", "0"],
@@ -416,10 +386,19 @@ NO_QUEENS = {"contract": "no_queens", "taken": {"Ana": 1, "Bo": 1, "Cy": 1, "Di"
     ],
 )
 def test_every_sheet_row_links_its_why_page(
-    client: FlaskClient, game: str, seats: Any, options: dict, rounds: list, round_name: str
+    app: Flask,
+    client: FlaskClient,
+    game: str,
+    seats: Any,
+    options: dict,
+    rounds: list,
+    round_name: str,
 ) -> None:
     match_id = start(client, game, seats, **options)
     play(client, match_id, *rounds)
+    stored = [played.input for played in load(app, match_id).rounds]
+    key = "teams" if isinstance(seats, dict) else "players"
+    table = GAMES[game].read_table({"game": game, key: seats, "options": options})
     doc = page(client, f"/matches/{match_id}")
     bodies = doc.find_all("tbody", "round")
     assert [body.attrs["id"] for body in bodies] == ["round-1", "round-2"]
@@ -428,6 +407,8 @@ def test_every_sheet_row_links_its_why_page(
         assert links == [f"/matches/{match_id}/rounds/{n}/why"]
         why = page(client, links[0])
         assert why.find("h1").text().startswith(f"Why {round_name} {n} scored what it did")
+        # The page says the round as the game's scorer does, from the round as stored.
+        assert said(why) == GAMES[game].describe(table, stored[n - 1])
 
 
 # --- corrections on paper ---------------------------------------------------------------------
@@ -460,8 +441,7 @@ def test_match_page_shows_a_correction_struck_through_and_a_removed_round(
     assert "corrected" in first.attrs["class"].split()
     was = first.find_all("p", "was")
     assert len(was) == 1
-    old = entered(RAMI_OUT)
-    assert old.startswith("outcome out · winner Ana · hands ")
+    old = RAMI_OUT_SAID
     assert was[0].find("del").text() == old
     assert was[0].find("time").attrs["datetime"] == correction["at"]
     assert was[0].text() == f"Was: {old} {correction['at'][11:16]} UTC"
@@ -483,9 +463,9 @@ def test_match_page_shows_a_correction_struck_through_and_a_removed_round(
     items = removed.find("ul").find_all("li")
     at = removal["at"]
     assert [li.text() for li in items] == [
-        f"Round 2, removed {at[:10]} {at[11:16]} UTC: {entered(CY_OUT)} Restore round 2"
+        f"Round 2, removed {at[:10]} {at[11:16]} UTC: {CY_OUT_SAID} Restore round 2"
     ]
-    assert items[0].find("del").text() == entered(CY_OUT)
+    assert items[0].find("del").text() == CY_OUT_SAID
     assert items[0].find("time").attrs["datetime"] == at
 
 
@@ -506,58 +486,6 @@ def test_the_change_log_file_refuses_rewrites(
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute(statement)
     assert [change["action"] for change in log(client, match_id)] == ["add"]
-
-
-# --- web.entered ------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        pytest.param(True, "yes", id="true"),
-        pytest.param(False, "no", id="false"),
-        pytest.param(None, "none", id="none"),
-        pytest.param(0, "0", id="zero"),
-        pytest.param(47, "47", id="number"),
-        pytest.param("hearts", "hearts", id="text"),
-        pytest.param(["A", "JK", "5"], "A JK 5", id="list"),
-        pytest.param([], "none", id="empty-list"),
-        pytest.param([True, None, 3], "yes none 3", id="list-of-mixed"),
-        pytest.param([["2", "4"], ["7", "3"]], "2 4 7 3", id="list-of-lists"),
-        pytest.param({"winner": "Ana"}, "winner Ana", id="dict"),
-        pytest.param(
-            {"outcome": "blocked", "taker_alone": False, "capot": None, "table": []},
-            "outcome blocked · taker alone no · capot none · table none",
-            id="dict-keys-and-values",
-        ),
-        pytest.param(
-            {"points": {"Nous": 82, "Eux": 70}},
-            "points Nous 82 · Eux 70",
-            id="dict-of-numbers",
-        ),
-    ],
-)
-def test_entered_says_a_value_compactly(value: Any, expected: str) -> None:
-    assert entered(value) == expected
-
-
-def test_entered_keeps_the_order_entered() -> None:
-    assert entered({"b": 1, "a": 2}) == "b 1 · a 2"
-
-
-def test_entered_matches_its_documented_example() -> None:
-    # The docstring promises: "outcome out · winner Ana · hands Bo (cards A JK)". Without the
-    # brackets a nested hand's fields read like the round's own ("· melded yes ·").
-    value = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"cards": ["A", "JK"]}}}
-    assert entered(value) == "outcome out · winner Ana · hands Bo (cards A JK)"
-
-
-def test_entered_says_an_empty_dict_as_none_like_an_empty_list() -> None:
-    # A rami sec round is stored with "hands": {}; its "Was:" line must not end on a bare "hands".
-    assert entered({}) == entered([]) == "none"
-    assert entered({"outcome": "rami_sec", "winner": "Bo", "hands": {}}) == (
-        "outcome rami_sec · winner Bo · hands none"
-    )
 
 
 # --- the rules pages --------------------------------------------------------------------------

@@ -491,8 +491,7 @@ def test_variant_outcomes_are_refused_unless_enabled(
     with unchanged(client, match_id):
         body = refused(post_deal(client, match_id, deal("Oben", variant)), 422, "outcome")
     assert body["fields"]["outcome"] == [
-        f"'{variant}' is not played in this match; "
-        "choose Aus, Gaigel, Untergaigeln or Übergaigeln."
+        f"'{variant}' is not played in this match; choose Aus, Gaigel, Untergaigeln or Übergaigeln."
     ]
 
 
