@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlite_utils import Database
 
 import store
 from scorers import Refusal
+from scorers.seating import DEVICE, checked_name
 from scorers.words import _
 
-MAX_LABEL = 40
 CODE_LENGTH = 8
+CODE_LIFE = timedelta(hours=24)
+"""How long a handoff code works: a game night, not for ever, so an old photo opens nothing."""
 
 
 class Forbidden(Exception):
@@ -27,7 +30,8 @@ class Forbidden(Exception):
 
 def digest(secret: str) -> str:
     """Return what the database keeps of a token or a handoff code."""
-    return hashlib.sha256(secret.encode()).hexdigest()
+    # A lone surrogate (JSON's "\ud800") opens nothing, but must not fail to encode.
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def read_label(given: Any, unnamed: str | None = None) -> str:
@@ -35,12 +39,7 @@ def read_label(given: Any, unnamed: str | None = None) -> str:
     label = given.strip() if isinstance(given, str) else ""
     if not label:
         return unnamed or _("a phone")
-    if len(label) > MAX_LABEL:
-        raise Refusal.at(
-            "device",
-            _("A device label has at most {count} characters.").format(count=MAX_LABEL),
-        )
-    return label
+    return checked_name(label, "device", DEVICE)
 
 
 def issue(db: Database, match_id: int, device: str) -> str:
@@ -97,20 +96,33 @@ def offer(db: Database, match_id: int) -> str:
 
 
 def accept(db: Database, code: str, device: str) -> tuple[int, str]:
-    """Trade an unused, unrevoked code for a token of its match: (match id, token)."""
+    """Trade an unused, unrevoked code made within CODE_LIFE for a token of its match."""
     with store.writing(db):
         rows = list(
             db.query(
-                "select id, match_id from handoffs where code_sha256 = ? "
+                "select id, match_id, created_utc from handoffs where code_sha256 = ? "
                 "and used_utc is null and revoked_utc is null",
                 [digest(code.strip().upper())],
             )
         )
         if not rows:
             raise Refusal.at("code", _("This code was already used, revoked, or never given."))
+        if rows[0]["created_utc"] < oldest_code_utc():
+            raise Refusal.at(
+                "code",
+                _(
+                    "This code is more than {hours} hours old and no longer works: ask the "
+                    "scoring phone for a new one."
+                ).format(hours=int(CODE_LIFE.total_seconds() // 3600)),
+            )
         used = {"used_utc": store.now_utc(), "device": device}
         db.table("handoffs").update(rows[0]["id"], used)
         return rows[0]["match_id"], issue(db, rows[0]["match_id"], device)
+
+
+def oldest_code_utc() -> str:
+    """Return the creation time, as stored, before which a code no longer works."""
+    return (datetime.now(UTC) - CODE_LIFE).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def phones(db: Database, match_id: int) -> list[dict[str, Any]]:
@@ -121,16 +133,55 @@ def phones(db: Database, match_id: int) -> list[dict[str, Any]]:
     )
     waiting = db.query(
         "select id, created_utc from handoffs where match_id = ? and used_utc is null "
-        "and revoked_utc is null order by id",
-        [match_id],
+        "and revoked_utc is null and created_utc >= ? order by id",
+        [match_id, oldest_code_utc()],
     )
     return [{"kind": "phone", **row} for row in scorers] + [
         {"kind": "code", **row} for row in waiting
     ]
 
 
-def revoke(db: Database, match_id: int, kind: str, row_id: int) -> None:
-    """Take back a phone's right to score, or a code not used yet."""
+def scorer_id(db: Database, match_id: int, token: str | None) -> int | None:
+    """Return the scorer row of the phone holding this token for the match, if it still may."""
+    rows = list(
+        db.query(
+            "select id from scorers where match_id = ? and token_sha256 = ? "
+            "and revoked_utc is null",
+            [match_id, digest(token or "")],
+        )
+    )
+    return rows[0]["id"] if rows else None
+
+
+def owner(db: Database, match_id: int) -> int | None:
+    """Return the scorer row of the phone that keeps the match: the first one still scoring.
+
+    That is the phone that started it (or imported it, or asked for the rematch) until it gives
+    up its own right; then the phone that joined next keeps it.
+    """
+    rows = list(
+        db.query(
+            "select min(id) as id from scorers where match_id = ? and revoked_utc is null",
+            [match_id],
+        )
+    )
+    return rows[0]["id"] if rows else None
+
+
+def may_revoke(by: int | None, keeper: int | None, kind: str, row_id: int) -> bool:
+    """Say whether the phone of scorer row `by` may revoke a row: any waiting code, itself,
+    or, as the match's keeper, any phone."""
+    if by is None:
+        return False
+    return kind == "code" or row_id == by or by == keeper
+
+
+def revoke(db: Database, match_id: int, kind: str, row_id: int, by: int | None) -> None:
+    """Take back a phone's right to score, or a code not used yet, as the phone `by` asks.
+
+    A phone joined with a code may take back only itself and waiting codes: were it able to
+    revoke the phone that started the match, one shared code would be enough to seize it.
+    """
     table = {"phone": "scorers", "code": "handoffs"}.get(kind)
     if table is None:
         raise Refusal.at("kind", _("Revoke a phone or a code."))
@@ -139,4 +190,11 @@ def revoke(db: Database, match_id: int, kind: str, row_id: int) -> None:
     )
     if not found:
         raise Refusal.at("id", _("This match has no such phone or code."))
+    if not may_revoke(by, owner(db, match_id), kind, row_id):
+        raise Forbidden(
+            _(
+                "Only the phone that started this match can take back another phone's right "
+                "to score; this phone can take back only itself."
+            )
+        )
     db.table(table).update(row_id, {"revoked_utc": store.now_utc()})

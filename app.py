@@ -18,6 +18,7 @@ from web import (
     close_db,
     errors,
     language,
+    limiter,
     live,
     pages,
     patterns,
@@ -43,14 +44,23 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Wrong handoff codes one address may try (Flask-Limiter's notation): ten a minute
+        # lets a table mistype, and makes guessing one of 32⁸ codes hopeless.
+        JOIN_LIMIT="10 per minute",
+        RATELIMIT_HEADERS_ENABLED=True,
     )
     app.config.from_prefixed_env("TABLESCORE")
+    # from_prefixed_env reads JSON: a passcode of 0, false or null would switch it off, and
+    # 1e3 would become 1000.0. A passcode is text, as typed.
+    if "TABLESCORE_PASSCODE" in os.environ:
+        app.config["PASSCODE"] = os.environ["TABLESCORE_PASSCODE"]
     if config:
         app.config.from_mapping(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
     store.prepare(app.config["DATABASE"])
     csrf.init_app(app)
+    limiter.init_app(app)
     csrf.exempt(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -579,20 +579,30 @@ def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
         fields = {path.removeprefix("options."): said for path, said in refusal.fields.items()}
         raise Refusal(refusal.message, fields) from None
     table = Table(players, options, match.table.teams)
-    n = 0
+    inputs = []
+    # Rounds are read again: other options may change what a round may say.
+    for n, stored_round in enumerate(match.rounds, 1):
+        try:
+            inputs.append(match.scorer.read_round(table, stored_round.input))
+        except Refusal as refused:
+            raise cannot_replay(n, refused) from None
     try:
-        # Rounds are read again: other options may change what a round may say.
-        inputs = [match.scorer.read_round(table, r.input) for n, r in enumerate(match.rounds, 1)]
         replay = match.scorer.replay(table, inputs)
-    except (Refusal, RoundImpossible) as refused:
-        n, refusal = (refused.n, refused.refusal) if isinstance(refused, RoundImpossible) else (
-            n, refused)  # fmt: skip
-        raise Refusal(
-            _("Under these options round {n} could not be scored: {reason}").format(
-                n=n, reason=refusal.message
-            )
-        ) from None
+    except RoundImpossible as impossible:
+        raise cannot_replay(impossible.n, impossible.refusal) from None
+    except Refusal as refused:
+        # A replay that refuses without naming its round stopped at the last one.
+        raise cannot_replay(len(inputs), refused) from None
     return WhatIf(options, replay)
+
+
+def cannot_replay(n: int, refusal: Refusal) -> Refusal:
+    """Say which round other options cannot score, and why."""
+    return Refusal(
+        _("Under these options round {n} could not be scored: {reason}").format(
+            n=n, reason=refusal.message
+        )
+    )
 
 
 @dataclass

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -428,9 +428,10 @@ def find_matches(
         where.append("m.created_utc >= ?")
         params.append(since.isoformat())
     if until:
-        # Stored times sort as text, so "before the next day" takes all of the last one.
+        # Stored times sort as text, so "before hour 24" takes all of the last day, and the
+        # last day the calendar has (9999-12-31) needs no day after it.
         where.append("m.created_utc < ?")
-        params.append((until + timedelta(days=1)).isoformat())
+        params.append(f"{until.isoformat()}T24")
     clause = f"where {' and '.join(where)}" if where else ""
     # A player's seats alone count their matches, when nothing else filters them.
     counted = "seats s" if player and len(where) == 1 else source

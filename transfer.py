@@ -25,13 +25,19 @@ import access
 import matches
 import store
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
+from scorers.seating import DEVICE, checked_name
 from scorers.words import _, ngettext
+from web.json_body import MAX_DEPTH, SURROGATE_ESCAPE, lone_surrogate, nesting_depth
 from web.present import round_json
 
 FORMAT = "tablescore-match"
 VERSION = 1
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 UID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
+DERIVED = ("rounds", "totals", "status", "winner")
+"""What an export replays from the log: its words follow the language it was exported in."""
 
 
 @dataclass
@@ -94,18 +100,29 @@ class Incoming:
 
 @dataclass
 class Outcome:
-    """What an import did: the uids it stored and those it found already here."""
+    """What an import did: the uids it stored, those already here, and those here but other.
+
+    A conflict is a uid already here with another history: neither is changed, and the
+    import says so rather than passing it over as one already here.
+    """
 
     imported: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
     scorer_tokens: dict[str, str] = field(default_factory=dict)
     """Match id → a new scorer token for each match imported, shown this once."""
 
     def summary(self) -> str:
         """Say in one sentence what the import did."""
-        return _("Imported {imported}; skipped {skipped} already here.").format(
+        said = _("Imported {imported}; skipped {skipped} already here.").format(
             imported=matches_count(len(self.imported)), skipped=matches_count(len(self.skipped))
         )
+        if not self.conflicts:
+            return said
+        conflicts = _(
+            "Not imported: {conflicts} already here with another history ({uids})."
+        ).format(conflicts=matches_count(len(self.conflicts)), uids=", ".join(self.conflicts))
+        return f"{said} {conflicts}"
 
 
 def matches_count(count: int) -> str:
@@ -194,11 +211,22 @@ def score_sheet(db: Database, match_id: int) -> str:
     columns = [(side, kind) for side in sides for kind in ("score", "total")]
     sheet = io.StringIO()
     writer = csv.writer(sheet)
-    writer.writerow(["n", *(f"{side} {kind}" for side, kind in columns)])
+    writer.writerow(cells(["n", *(f"{side} {kind}" for side, kind in columns)]))
     for stored, result in match.played():
         numbers = {"score": result.scores, "total": result.totals}
-        writer.writerow([stored.n, *(numbers[kind][side] for side, kind in columns)])
+        writer.writerow(cells([stored.n, *(numbers[kind][side] for side, kind in columns)]))
     return sheet.getvalue()
+
+
+def cells(row: list[Any]) -> list[Any]:
+    """Keep a spreadsheet from running a name as a formula: "=1+1" is written "'=1+1".
+
+    Only text is guarded; a number stays a number, so a score of -8 is still -8.
+    """
+    return [
+        f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+        for cell in row
+    ]
 
 
 def backup(database: str, target: str) -> None:
@@ -212,8 +240,16 @@ def backup(database: str, target: str) -> None:
 
 def parse(data: bytes | str) -> Any:
     """Read an export file's JSON, saying where it breaks if it is not JSON."""
+    # Checked before parsing, as every JSON body is: see web.json_body.
+    if nesting_depth(data) > MAX_DEPTH:
+        raise Refusal(
+            _(
+                "This file is nested too deeply (more than {depth} levels): choose a "
+                "Tablescore export (.json)."
+            ).format(depth=MAX_DEPTH)
+        )
     try:
-        return json.loads(data)
+        parsed = json.loads(data)
     except UnicodeDecodeError:
         raise Refusal(_("This file is not text: choose a Tablescore export (.json).")) from None
     except json.JSONDecodeError as error:
@@ -223,6 +259,10 @@ def parse(data: bytes | str) -> Any:
                 "choose a Tablescore export (.json)."
             ).format(error=error.msg, line=error.lineno, column=error.colno)
         ) from None
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if SURROGATE_ESCAPE.search(raw):
+        lone_surrogate(parsed)
+    return parsed
 
 
 def import_history(db: Database, exported: Any) -> Outcome:
@@ -231,8 +271,10 @@ def import_history(db: Database, exported: Any) -> Outcome:
     outcome = Outcome()
     with store.writing(db):
         for match in incoming:
-            if store.has_uid(db, match.uid):
-                outcome.skipped.append(match.uid)
+            here = stored_id(db, match.uid)
+            if here is not None:
+                kept = outcome.skipped if same_history(db, here, match) else outcome.conflicts
+                kept.append(match.uid)
             else:
                 match_id = keep(db, match)
                 outcome.imported.append(match.uid)
@@ -240,6 +282,40 @@ def import_history(db: Database, exported: Any) -> Outcome:
                 token = access.issue(db, match_id, _("the phone that imported it"))
                 outcome.scorer_tokens[str(match_id)] = token
     return outcome
+
+
+def stored_id(db: Database, uid: str) -> int | None:
+    """Return the id of the match stored under this uid, if there is one."""
+    rows = list(db.query("select id from matches where uid = ?", [uid]))
+    return rows[0]["id"] if rows else None
+
+
+def same_history(db: Database, match_id: int, match: Incoming) -> bool:
+    """Say whether a stored match and an incoming one have the same table and history.
+
+    Both are compared as their export documents, which hold no local id; what the log
+    replays to (and the words explaining it) follows from the rest.
+    """
+    here = export_match(db, match_id)
+    incoming = {
+        "format": FORMAT,
+        "version": VERSION,
+        "uid": match.uid,
+        "game": match.scorer.id,
+        "options": dict(match.table.options),
+        "players": list(match.table.players),
+        "teams": None if match.table.teams is None else dict(match.table.teams),
+        "created_at": match.created_at,
+        "log": [entry.document() for entry in match.log],
+        "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
+    }
+    kept = {key: value for key, value in here.items() if key not in DERIVED}
+    return as_json(kept) == as_json(incoming)
+
+
+def as_json(value: Any) -> Any:
+    """Return a value as JSON reads it back: tuples become lists, as in a file."""
+    return json.loads(json.dumps(value))
 
 
 def read_history(exported: Any) -> list[Incoming]:
@@ -378,6 +454,9 @@ def follow(
     device = given.get("device")
     if device is not None and not isinstance(device, str):
         raise Refusal.at("device", _("The device is the label of a phone, or null."))
+    if device is not None:
+        # A phone's label follows the rules of names wherever it comes from.
+        device = checked_name(device, "device", DEVICE)
     if action == "add":
         entered = read_input(scorer, table, given)
         records.append(Record(entered, at))

@@ -33,6 +33,7 @@ from .base import (
 from .belote_rules import (
     ALL_TRUMP,
     ANNOUNCEMENTS,
+    BELOTE,
     CAPOT,
     FALL,
     LITIGE,
@@ -43,6 +44,8 @@ from .belote_rules import (
     RANKS,
     SUITS,
     TRUMP_LABELS,
+    announcement_choices,
+    belotes_of,
     card_total,
     card_value,
     contract_name,
@@ -76,6 +79,7 @@ class TeamForm(Form):
 
     points = Number(lazy("Card points"), validators=[Optional()])
     announcements = Number(lazy("Announcements"), validators=[Optional()])
+    belotes = Number(lazy("Belotes at all trump"), validators=[Optional()])
 
 
 def team_choice(label: lazy, nobody: bool = False) -> RadioField:
@@ -109,7 +113,6 @@ class BeloteRoundForm(RoundForm):
     """On a correction, each team's card points as stored ("82 70"): a box still showing its
     stored value while the other was changed is the rest again, as when the deal was entered."""
     counting = team_choice(lazy("Count the cards won by"))
-    announcement_values = ANNOUNCEMENTS
     ranks = RANKS
     suits = SUITS
 
@@ -131,6 +134,28 @@ class BeloteRoundForm(RoundForm):
         """Return the trump choices this match offers (all trump is for coinche)."""
         return [*SUITS, NO_TRUMP] + ([ALL_TRUMP] if self.coinche_match else [])
 
+    def announcement_values(self, trump: str | None = None) -> dict[Any, int]:
+        """Return the quick announcement buttons for a trump (the one chosen if none is given)."""
+        return announcement_choices(trump or self.trump.data, self.table.options["rules"])
+
+    def announcement_sets(self) -> list[tuple[str, dict[Any, int], bool]]:
+        """Return each set of quick buttons the trump can call for, and whether it is shown.
+
+        Official no trump has its own carrés; the page shows the set of the trump chosen.
+        """
+        if self.table.options["rules"] != "official":
+            return [("any", ANNOUNCEMENTS, True)]
+        at_no_trump = self.trump.data == NO_TRUMP
+        return [
+            ("trump", self.announcement_values("hearts"), not at_no_trump),
+            (NO_TRUMP, self.announcement_values(NO_TRUMP), at_no_trump),
+        ]
+
+    @property
+    def several_belotes(self) -> bool:
+        """Say whether all trump may hold several belotes: coinche under official rules."""
+        return self.coinche_match and self.table.options["rules"] == "official"
+
     @property
     def coinche_match(self) -> bool:
         """Say whether this match bids contracts."""
@@ -144,7 +169,11 @@ class BeloteRoundForm(RoundForm):
             for key in ("taker", "trump", "last_trick", "belote", "capot")
         }
         data["teams"] = [
-            {"points": entered["points"][team], "announcements": entered["announcements"][team]}
+            {
+                "points": entered["points"][team],
+                "announcements": entered["announcements"][team],
+                "belotes": entered["belotes"][team] if "belotes" in entered else None,
+            }
             for team in table.teams or {}
         ]
         data["stored_points"] = " ".join(str(entered["points"][team]) for team in table.teams or {})
@@ -172,6 +201,8 @@ class BeloteRoundForm(RoundForm):
             "capot": self.capot.data or None,
             "announcements": {team: e.announcements.data or 0 for team, e in sides},
         }
+        if any(e.belotes.data is not None for _team, e in sides):
+            deal["belotes"] = {team: e.belotes.data or 0 for team, e in sides}
         if self.coinche_match:
             contract = self.contract.data
             deal["contract"] = int(contract) if contract and contract.isdigit() else contract
@@ -246,7 +277,10 @@ class BeloteRoundForm(RoundForm):
         if head in ("last_trick", "belote", "capot"):
             return self[head]
         for name, entry in self.sides():
-            if head in ("points", "announcements") and name.casefold() == (team or name).casefold():
+            if (
+                head in ("points", "announcements", "belotes")
+                and name.casefold() == (team or name).casefold()
+            ):
                 return entry[head]
         return None
 
@@ -403,6 +437,8 @@ class Belote(Scorer):
                     lambda entered, _result: entered.get("coinche", "none") != "none",
                 )
             )
+        if official:
+            rules.extend(official_rules(options))
         if options["rounding"]:
             rules.append(
                 Rule(
@@ -458,6 +494,9 @@ class Belote(Scorer):
             rounds=[], totals=dict.fromkeys(teams, 0), state={"reserve": 0, "extra_round": False}
         )
         reserve = 0
+        official = table.options["rules"] == "official"
+        waiting: set[str] = set()
+        """Official rules: teams past the target through a belote alone, not winners yet."""
         for entered in rounds:
             deal = score_deal(table, entered)
             won = 0
@@ -492,11 +531,51 @@ class Belote(Scorer):
             )
             replay.state["reserve"] = reserve
             if replay.status != FINISHED:
-                settle(replay, table.options["target"], result.explanation)
+                if official:
+                    belote_alone(table, entered, deal, replay.totals, waiting, result.explanation)
+                settle(replay, table.options["target"], result.explanation, waiting)
             replay.rounds.append(result)
         # French belote is played counter-clockwise: the deal passes to the right.
         replay.name_dealers(table, RIGHT)
         return replay
+
+
+def official_rules(options: Mapping[str, Any]) -> list[Rule]:
+    """Write the federation's rules that maison leaves out (RULES.md §2, "Official rules")."""
+    rules = [
+        Rule(
+            _("Announcements"),
+            _(
+                "Only one team's announcements count: the team with the best announcement "
+                "scores all of its own, the other team none; when the best are equal, nobody "
+                "scores announcements. Enter the announcements of that team only. Carrés of 7s "
+                "and 8s are worth nothing; at no trump a carré of aces is worth 200, of tens "
+                "150, of the other ranks 100."
+            ),
+            lambda entered, _result: any(entered["announcements"].values()),
+        ),
+    ]
+    if options["variant"] == "coinche":
+        rules.append(
+            Rule(
+                _("Belotes at all trump"),
+                _("All trump allows up to four belotes, one per suit, for either team: 20 each."),
+                lambda entered, _result: (
+                    entered["trump"] == ALL_TRUMP and sum(entered.get("belotes", {}).values()) > 1
+                ),
+            )
+        )
+    rules.append(
+        Rule(
+            _("A belote alone does not win"),
+            _(
+                "A team that falls or suffers a capot and reaches {target} only through its "
+                "belote has not won yet: the match ends at the end of the first later deal in "
+                "which that team takes a trick."
+            ).format(target=options["target"]),
+        )
+    )
+    return rules
 
 
 def taking_said(deal: Mapping[str, Any]) -> str:
@@ -544,9 +623,49 @@ def round_scores(scores: dict[str, int], explanation: list[str]) -> bool:
     return bool(changes)
 
 
-def settle(replay: Replay, target: int, explanation: list[str]) -> None:
-    """End the match when a team reaches the target: the higher total wins, a tie deals again."""
-    if max(replay.totals.values()) < target:
+def belote_alone(
+    table: Table,
+    entered: Mapping[str, Any],
+    deal: Any,
+    totals: Mapping[str, int],
+    waiting: set[str],
+    explanation: list[str],
+) -> None:
+    """Hold back a team that lost the deal and reached the target only through its belote, and
+    let it win again once it takes a trick (RULES.md §2, official: a belote alone does not win).
+
+    Each team takes a trick unless the other made capot, which takes all eight.
+    """
+    target = table.options["target"]
+    for team in table.teams or {}:
+        took_a_trick = entered["capot"] in (None, team)
+        if team in waiting:
+            if took_a_trick:
+                waiting.discard(team)
+            continue
+        lost = entered["capot"] not in (None, team) or (deal.result == FALL and deal.winner != team)
+        belote = BELOTE * belotes_of(entered, team)
+        if lost and belote and totals[team] >= target > totals[team] - belote:
+            waiting.add(team)
+            explanation.append(
+                _(
+                    "{team} reaches the target of {target} only through its belote in a deal it "
+                    "lost: a belote alone does not win, so the match goes on until {team} takes "
+                    "a trick."
+                ).format(team=team, target=target)
+            )
+
+
+def settle(
+    replay: Replay, target: int, explanation: list[str], waiting: set[str] | None = None
+) -> None:
+    """End the match when a team reaches the target: the higher total wins, a tie deals again.
+
+    A team in `waiting` reached it through a belote alone and does not end the match yet.
+    """
+    if not any(
+        total >= target for team, total in replay.totals.items() if team not in (waiting or ())
+    ):
         return
     (first, high), (second, low) = sorted(replay.totals.items(), key=lambda item: -item[1])
     if high == low:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from . import explain
 from .base import Table
 from .refusal import Problems, Refusal
-from .words import _, lazy
+from .words import _, lazy, ngettext
 
 SUITS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 NO_TRUMP = "no_trump"
@@ -30,6 +31,8 @@ NO_TRUMP_ACE = {"maison": 11, "official": 19}
 LAST_TRICK = 10
 CAPOT_LAST_TRICK = 100
 BELOTE = 20
+MAX_BELOTES = 4
+"""All trump under official rules: a belote in each suit, held by either team."""
 ANNOUNCEMENTS = {
     lazy("tierce"): 20,
     lazy("cinquante"): 50,
@@ -48,8 +51,28 @@ MULTIPLIERS = {"none": 1, "coinche": 2, "surcoinche": 4}
 BASE = 160
 CAPOT_BASE = 250
 
+NO_TRUMP_ANNOUNCEMENTS = {
+    lazy("tierce"): 20,
+    lazy("cinquante"): 50,
+    lazy("cent"): 100,
+    lazy("carré (K, Q, J, 9)"): 100,
+    lazy("carré de 10"): 150,
+    lazy("carré d'as"): 200,
+}
+"""Official no-trump announcements: aces and tens lead (FFB §11.2); 7s and 8s are worth nothing."""
+OFFICIAL_ANNOUNCEMENTS = {
+    lazy("tierce"): 20,
+    lazy("cinquante"): 50,
+    lazy("cent"): 100,
+    lazy("carré (A, 10, K, Q)"): 100,
+    lazy("carré de 9"): 150,
+    lazy("carré de valets"): 200,
+}
+"""Official announcements at a suit or all trump: the carrés that count, and no 7s or 8s."""
+
 MADE, FALL, LITIGE, CAPOT = "made", "fall", "litige", "capot"
 DEAL_FIELDS = {"taker", "trump", "points", "last_trick", "belote", "announcements", "capot"}
+DEAL_FIELDS |= {"belotes"}
 DEAL_FIELDS |= {"contract", "coinche", "taker_alone"}
 
 
@@ -76,6 +99,38 @@ def possible_announcements() -> frozenset[int]:
 
 
 POSSIBLE_ANNOUNCEMENTS = possible_announcements()
+
+
+def announcement_choices(trump: str | None, rules: str) -> dict[Any, int]:
+    """Return the quick announcements the table may make under this trump and these rules."""
+    if rules != "official":
+        return ANNOUNCEMENTS
+    return NO_TRUMP_ANNOUNCEMENTS if trump == NO_TRUMP else OFFICIAL_ANNOUNCEMENTS
+
+
+@cache
+def possible_points(trump: str, rules: str) -> frozenset[int]:
+    """Return every card-point sum some of a deal's cards can make under this trump.
+
+    Computed once per trump and rules: in a trump deal no card is worth 1, so 1 and the total
+    less 1 are out of reach.
+    """
+    sums = {0}
+    for suit in SUITS:
+        for rank in RANKS:
+            value = card_value(rank, suit, trump, rules)
+            sums |= {made + value for made in sums}
+    return frozenset(sums)
+
+
+def belotes_of(deal: Mapping[str, Any], team: str) -> int:
+    """Return how many belotes a team announced: several only at all trump under official rules.
+
+    Deals stored before the count existed name one team in `belote`.
+    """
+    if "belotes" in deal:
+        return deal["belotes"][team]
+    return 1 if deal["belote"] == team else 0
 
 
 def half_up(points: int) -> int:
@@ -130,8 +185,11 @@ def read_per_team(
     return read
 
 
-def read_points(table: Table, given: Any, total: int, capot: str | None) -> dict[str, int]:
-    """Check the card points: one side may be left out; both must add up to the deal's total."""
+def read_points(table: Table, given: Any, trump: str, capot: str | None) -> dict[str, int]:
+    """Check the card points: one side may be left out; both must add up to the deal's total,
+    and each must be a sum the deal's cards can make."""
+    rules = table.options["rules"]
+    total = card_total(trump, rules)
     points = read_per_team(
         table,
         given,
@@ -153,6 +211,14 @@ def read_points(table: Table, given: Any, total: int, capot: str | None) -> dict
             problems.add(
                 f"points.{team}",
                 _("{capot} made a capot, so {team} took no points.").format(capot=capot, team=team),
+            )
+        elif value not in possible_points(trump, rules):
+            problems.add(
+                f"points.{team}",
+                _(
+                    "No cards add up to {points} under this trump, so {team} cannot have "
+                    "{points} card points: count them again."
+                ).format(points=value, team=team),
             )
     problems.raise_any()
     if not points:
@@ -190,7 +256,84 @@ def read_announcements(table: Table, given: Any) -> dict[str, int]:
                 ),
             )
     problems.raise_any()
-    return {team: announced.get(team, 0) for team in table.teams or {}}
+    announced = {team: announced.get(team, 0) for team in table.teams or {}}
+    if table.options["rules"] == "official" and all(announced.values()):
+        raise Refusal.at(
+            "announcements",
+            _(
+                "Under official rules only one team's announcements count: the team with the "
+                "best announcement scores all of its own and the other team none (equal best: "
+                "nobody scores). Enter the announcements of {teams} only, or of neither."
+            ).format(teams=explain.names(list(announced), _("or"))),
+        )
+    return announced
+
+
+def read_belotes(
+    table: Table, given: Any, belote: str | None, trump: Any
+) -> tuple[str | None, dict[str, int] | None]:
+    """Check the belotes: one team's at a suit trump, none at no trump, and at all trump under
+    official rules up to four between the teams; return `belote` and the count per team.
+
+    At all trump the count is kept for every team and `belote` names the team holding belotes
+    when only one does (None when both do): clients that only know `belote` still read it.
+    """
+    teams = list(table.teams or {})
+    belotes = read_per_team(
+        table,
+        given,
+        "belotes",
+        _("Belotes must be an object: team name → number of belotes."),
+        _("Belotes of {team} must be a whole number."),
+    )
+    if trump != ALL_TRUMP:
+        if any(belotes.values()):
+            raise Refusal.at(
+                "belotes",
+                _("Only all trump has several belotes: name the team with belote in belote."),
+            )
+        if trump == NO_TRUMP and belote is not None:
+            raise Refusal.at("belote", _("There is no belote without trumps."))
+        return belote, None
+    if not belotes:
+        belotes = {belote: 1} if belote is not None else {}
+    belotes = {team: belotes.get(team, 0) for team in teams}
+    for team, count in belotes.items():
+        if count < 0:
+            raise Refusal.at(
+                f"belotes.{team}", _("{team} cannot have fewer than 0 belotes.").format(team=team)
+            )
+    most = MAX_BELOTES if table.options["rules"] == "official" else 1
+    if sum(belotes.values()) > most:
+        if most == 1:
+            said = _(
+                "Under maison rules a deal has one belote: several at all trump count only "
+                "under official rules."
+            )
+        else:
+            said = _("All trump has at most four belotes between the teams, one per suit.")
+        raise Refusal.at("belotes", said)
+    if belote is not None and not belotes[belote]:
+        raise Refusal.at(
+            "belote",
+            _("belote names {team}, but belotes gives {team} none: send one or the other.").format(
+                team=belote
+            ),
+        )
+    holding = [team for team, count in belotes.items() if count]
+    return (holding[0] if len(holding) == 1 else None), belotes
+
+
+def neutral_coinche(name: str, value: Any) -> bool:
+    """Say whether a coinche field says nothing a classic deal could disagree with.
+
+    A client that always sends every field sends "coinche": "none" and "taker_alone": false.
+    """
+    if name == "coinche":
+        return value in (None, "none")
+    if name == "taker_alone":
+        return value is None or value is False
+    return value is None
 
 
 def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
@@ -198,7 +341,7 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
     coinche_fields = ("contract", "coinche", "taker_alone")
     if options["variant"] == "classic":
         for name in coinche_fields:
-            if data.get(name) is not None:
+            if not neutral_coinche(name, data.get(name)):
                 raise Refusal.at(
                     name,
                     _("{field} is for coinche; this match plays classic belote.").format(
@@ -208,7 +351,15 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
         return {}
     problems = Problems()
     contract = data.get("contract")
-    if str(contract) not in CONTRACT_VALUES or isinstance(contract, bool):
+    if isinstance(contract, str) and contract in CONTRACT_VALUES and contract.isdigit():
+        # A number sent as text is refused rather than guessed at: the API says it is a number.
+        problems.add(
+            "contract",
+            _('The contract {contract} is a number: send {contract}, not "{contract}".').format(
+                contract=contract
+            ),
+        )
+    elif str(contract) not in CONTRACT_VALUES or isinstance(contract, bool):
         problems.add("contract", _("The contract is 80 to 160 by tens, capot or generale."))
     elif not isinstance(contract, str):
         contract = int(contract)
@@ -254,8 +405,11 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     for unknown in sorted(set(data) - DEAL_FIELDS):
         problems.add(unknown, _("A deal has no field {field}.").format(field=repr(unknown)))
     problems.raise_any()
-    if trump == NO_TRUMP and deal["belote"] is not None:
-        problems.add("belote", _("There is no belote without trumps."))
+    with problems.collect():
+        belotes = read_belotes(table, data.get("belotes"), deal["belote"], trump)
+        deal["belote"], counted = belotes
+        if counted is not None:
+            deal["belotes"] = counted
     with problems.collect():
         deal["last_trick"] = read_last_trick(table, data.get("last_trick"), deal["capot"])
     taker_team = table.team_of(deal["taker"])
@@ -265,8 +419,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
             _("Taking every trick alone means {team} made capot.").format(team=taker_team),
         )
     with problems.collect():
-        total = card_total(trump, options["rules"])
-        deal["points"] = read_points(table, data.get("points"), total, deal["capot"])
+        deal["points"] = read_points(table, data.get("points"), trump, deal["capot"])
     problems.raise_any()
     return deal
 
@@ -314,12 +467,22 @@ def team_totals(table: Table, deal: Mapping[str, Any]) -> tuple[dict[str, int], 
                 parts.append((ten, _("{points} for the last trick of a capot")))
             else:
                 parts.append((ten, _("{points} for the last trick")))
-        if deal["belote"] == team:
+        belotes = belotes_of(deal, team)
+        if belotes > 1:
+            parts.append(
+                (
+                    BELOTE * belotes,
+                    ngettext(
+                        "{points} for {count} belote", "{points} for {count} belotes", belotes
+                    ),
+                )
+            )
+        elif belotes:
             parts.append((BELOTE, _("{points} for belote")))
         if deal["announcements"][team]:
             parts.append((deal["announcements"][team], _("{points} in announcements")))
         totals[team] = sum(value for value, _what in parts)
-        terms = " + ".join(what.format(points=value) for value, what in parts)
+        terms = " + ".join(what.format(points=value, count=belotes) for value, what in parts)
         if len(parts) > 1:
             sentence = _("{team}: {terms} = {total}.")
         else:
@@ -352,7 +515,7 @@ class Sides:
 
     def belote(self, team: str) -> int:
         """Return the team's belote, which it keeps whatever happens."""
-        return BELOTE if self.deal["belote"] == team else 0
+        return BELOTE * belotes_of(self.deal, team)
 
     def all_announcements(self) -> int:
         """Return both teams' announcements together."""

@@ -33,6 +33,8 @@ from .porrazo_rules import (
     best_tendido,
     capture,
     card_count,
+    follows,
+    next_in_play,
     read_counts,
     read_declared,
     read_rank_for,
@@ -59,6 +61,37 @@ PENDING = {
     "counter_porrazo": lazy("{player}'s counter-porrazo of {rank}"),
 }
 """How a provisional porrazo is named while it waits for the next card."""
+ANSWERS = {"counter_porrazo": "porrazo", "san_benito": "counter_porrazo"}
+"""What each matching card answers: a counter-porrazo a porrazo, a San Benito a counter."""
+NOT_NEXT = {
+    "counter_porrazo": lazy(
+        "The counter-porrazo to {porrazo} is made by {next}, the next player, not {player}."
+    ),
+    "san_benito": lazy(
+        "The San Benito to {porrazo} is made by {next}, the next player, not {player}."
+    ),
+}
+OWN_SIDE = {
+    "counter_porrazo": lazy(
+        "A counter-porrazo can't go to {side}, the side of {porrazo}: it is made by {next}, "
+        "the next player."
+    ),
+    "san_benito": lazy(
+        "A San Benito can't go to {side}, the side of {porrazo}: it is made by {next}, "
+        "the next player."
+    ),
+}
+OWN_SIDE_UNNAMED = {
+    "counter_porrazo": lazy(
+        "A counter-porrazo can't go to {side}, the side of {porrazo}: it is made by the next "
+        "player, for {next}."
+    ),
+    "san_benito": lazy(
+        "A San Benito can't go to {side}, the side of {porrazo}: it is made by the next "
+        "player, for {next}."
+    ),
+}
+"""The same when the porrazo names a team: its next player is one of the other side."""
 
 
 def read_event(table: Table, data: Any) -> dict[str, Any]:
@@ -87,6 +120,7 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
     if event in PROVISIONAL and data.get("limpia") is not None:
         with problems.collect():
             read["limpia"] = read_rank(data["limpia"], "limpia")
+            run_follows(table, read)
     with problems.collect():
         read |= read_extras(table, event, data)
     allowed = {"event", "player", "rank"} | FIELDS.get(event, set())
@@ -99,6 +133,20 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
         )
     problems.raise_any()
     return read
+
+
+def run_follows(table: Table, read: Mapping[str, Any]) -> None:
+    """Refuse a limpia whose last card the played card's run can't reach (runs not wrapping)."""
+    played, last = read.get("rank"), read["limpia"]
+    if played is None or "player" not in read or follows(played, last, table.options["wrap"]):
+        return
+    raise Refusal.at(
+        "limpia",
+        _(
+            "Runs stop at the king in this match: a limpia made by {player}'s {rank} ends on "
+            "a card from {rank} to K, not on {limpia}."
+        ).format(player=read["player"], rank=played, limpia=last),
+    )
 
 
 def speaker(table: Table, given: Any) -> str:
@@ -137,6 +185,9 @@ class Pegging:
     totals: dict[str, int]
     dealer: int
     pending: dict[str, Any] | None = None
+    tendido_laid: bool = False
+    """This turn's dealer has laid the tendido; the card count passes the deal (and the next
+    tendido) on."""
     scores: dict[str, int] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)
     known: dict[str, str] = field(default_factory=dict)
@@ -210,6 +261,43 @@ class PegForm(RoundForm):
         self.counts.fit(len(sides_of(table)))
         self.capture_played.choices = ranks
 
+    @classmethod
+    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any] | None:
+        """Offer the pending porrazo's answer to the next player: a counter-porrazo of its rank
+        is chosen for them; a San Benito, which ends the game, only has its player chosen."""
+        held = state.get("pending")
+        if not held:
+            return None
+        answer = {"player": next_in_play(table, held["player"])}
+        if held["event"] == "porrazo":
+            answer |= {"event": "counter_porrazo", "rank": held["rank"]}
+        return answer
+
+    def answer_offered(self) -> str | None:
+        """Say who may answer the pending porrazo or counter-porrazo: the next player."""
+        held = self.state.get("pending")
+        if not held:
+            return None
+        who = next_in_play(self.table, held["player"])
+        if self.table.teams and who in self.table.teams:
+            said = {
+                "porrazo": _("Counter-porrazo: {side} (the next player's side)."),
+                "counter_porrazo": _("San Benito: {side} (the next player's side)."),
+            }
+            return said[held["event"]].format(side=who)
+        said = {
+            "porrazo": _("Counter-porrazo: {player} (the next player)."),
+            "counter_porrazo": _("San Benito: {player} (the next player)."),
+        }
+        return said[held["event"]].format(player=who)
+
+    def tendido_offered(self) -> str | None:
+        """Say who lays the tendido: the dealer."""
+        dealer = self.state.get("dealer")
+        if not dealer:
+            return None
+        return _("Laid by the dealer, {dealer}, once a turn.").format(dealer=dealer)
+
     def sides(self) -> list[tuple[str, Field]]:
         """Pair each side with its card-count box."""
         return list(zip(sides_of(self.table), self.counts, strict=True))
@@ -237,7 +325,7 @@ class PegForm(RoundForm):
         event = self.event.data
         peg: dict[str, Any] = {"event": event}
         if event in BY_PLAYER:
-            peg["player"] = self.player.data
+            peg["player"] = self.player.data or self.only_one(event)
         if event in RANKED:
             peg["rank"] = self.rank.data
         if event in PROVISIONAL and self.limpia.data:
@@ -253,6 +341,16 @@ class PegForm(RoundForm):
         if event == "cards":
             peg["counts"] = {side: box.data for side, box in self.sides() if box.data is not None}
         return peg
+
+    def only_one(self, event: str) -> str | None:
+        """Return who alone may make this event when no chip was tapped: the dealer lays the
+        tendido, the next player answers what is pending."""
+        held = self.state.get("pending")
+        if event == "tendido":
+            return self.state.get("dealer")
+        if held and ANSWERS.get(event) == held["event"]:
+            return next_in_play(self.table, held["player"])
+        return None
 
     def follow_taps(self, formdata: Any) -> bool:
         """Work out a helper's answer ("preview" = tendido or capture) without pegging."""
@@ -420,6 +518,16 @@ class Porrazo(Scorer):
             if options["wrap"]
             else _("Clearing the table scores by the last card of the run captured.")
         )
+        who_pegs = _(
+            "The next player after a porrazo's maker makes the counter-porrazo; the next after "
+            "the counter-porrazo's maker, the San Benito. The dealer lays the tendido, once a "
+            "turn: the card count ends the turn. Rondas of one deal hold at most four cards of a "
+            "rank."
+        )
+        if not options["wrap"]:
+            who_pegs += " " + _(
+                "A limpia's run stops at the king: it never ends below the card played."
+            )
         return [
             Rule(
                 _("Values by rank"),
@@ -437,6 +545,15 @@ class Porrazo(Scorer):
                 ),
                 kind_is("porrazo", "counter_porrazo", "san_benito", "confirm"),
             ),
+            Rule(
+                _("Order of play"),
+                _(
+                    "Play goes clockwise, starting on the dealer's left: the next player is the "
+                    "one on the left. In partnerships the next player is always an opponent."
+                ),
+                kind_is(*ANSWERS),
+            ),
+            Rule(_("Who pegs what"), who_pegs, kind_is(*ANSWERS, "tendido", "rondas")),
             Rule(
                 _("Rondas"),
                 _(
@@ -543,7 +660,9 @@ class Porrazo(Scorer):
     def play(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
         """Score one event against what is pending."""
         kind = event["event"]
-        if kind in ("counter_porrazo", "san_benito"):
+        if kind == "tendido":
+            self.dealers_tendido(pegging, event["player"])
+        if kind in ANSWERS:
             self.match_pending(pegging, event)
         elif kind == "confirm":
             if not pegging.pending:
@@ -568,6 +687,7 @@ class Porrazo(Scorer):
         elif kind == "rondas":
             self.rondas(pegging, event["declared"])
         elif kind == "tendido":
+            pegging.tendido_laid = True
             count, row, sentences = best_tendido(event["pairs"], event["table"])
             pegging.peg(
                 event["player"],
@@ -584,6 +704,7 @@ class Porrazo(Scorer):
             else:
                 pegging.sentences.append(sentence)
             pegging.dealer = (pegging.dealer + 1) % len(pegging.table.players)
+            pegging.tendido_laid = False
             pegging.sentences.append(
                 _("The hand is over: {dealer} deals next.").format(
                     dealer=pegging.table.players[pegging.dealer]
@@ -610,7 +731,7 @@ class Porrazo(Scorer):
     def match_pending(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
         """Void what the matching card beats: a counter voids a porrazo, a San Benito a counter."""
         pending = pegging.pending
-        needs = "porrazo" if event["event"] == "counter_porrazo" else "counter_porrazo"
+        needs = ANSWERS[event["event"]]
         if not pending or pending["event"] != needs:
             unanswered = (
                 _("Counter-porrazo answers a pending porrazo, and none is waiting.")
@@ -618,13 +739,56 @@ class Porrazo(Scorer):
                 else _("San Benito answers a pending counter-porrazo, and none is waiting.")
             )
             raise Refusal.at("event", unanswered)
+        problems = Problems()
+        with problems.collect():
+            self.next_answers(pegging, event)
         if event["event"] == "counter_porrazo" and event["rank"] != pending["rank"]:
-            raise Refusal.at(
+            problems.add(
                 "rank",
                 _("A counter-porrazo matches the porrazo's {rank}.").format(rank=pending["rank"]),
             )
+        problems.raise_any()
         pegging.pending = None
         pegging.sentences.append(_("{porrazo} is void.").format(porrazo=pending["says"]))
+
+    def next_answers(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
+        """Refuse an answer by anyone but the next player after the pending porrazo's maker.
+
+        In partnerships the next player is an opponent, so an answer for the maker's own side is
+        refused; a peg naming a team, not its player, is checked by side only.
+        """
+        kind, who, pending = event["event"], event["player"], pegging.pending or {}
+        maker, table = pending["player"], pegging.table
+        answerer = next_in_play(table, maker)
+        said = {"porrazo": pending["says"], "next": answerer, "player": who}
+        if table.teams and pegging.side(who) == pegging.side(maker):
+            own = OWN_SIDE_UNNAMED if maker in table.teams else OWN_SIDE
+            raise Refusal.at("player", own[kind].format(**said, side=pegging.side(who)))
+        if table.teams and (who in table.teams or maker in table.teams):
+            return
+        if who != answerer:
+            raise Refusal.at("player", NOT_NEXT[kind].format(**said))
+
+    def dealers_tendido(self, pegging: Pegging, who: str) -> None:
+        """Refuse a tendido by anyone but the dealer, or a second one in the dealer's turn."""
+        table = pegging.table
+        dealer = table.players[pegging.dealer]
+        if who != dealer and not (table.teams and who == table.team_of(dealer)):
+            raise Refusal.at(
+                "player",
+                _("The tendido is laid by the dealer, {dealer}, not {player}.").format(
+                    dealer=dealer, player=who
+                ),
+            )
+        if pegging.tendido_laid:
+            after = table.players[(pegging.dealer + 1) % len(table.players)]
+            raise Refusal.at(
+                "event",
+                _(
+                    "{dealer} has laid this turn's tendido already: the next is {next}'s, once "
+                    "the card count passes the deal on."
+                ).format(dealer=dealer, next=after),
+            )
 
     def provisional(self, pegging: Pegging, event: Mapping[str, Any]) -> None:
         """Hold a porrazo or counter-porrazo, with its limpia, until the next card."""

@@ -74,6 +74,12 @@ def next_rank(rank: str, wrap: bool) -> str | None:
     return RANKS[0] if wrap else None
 
 
+def follows(played: str, last: str, wrap: bool) -> bool:
+    """Say whether a run going up from the played rank can end on `last`: without wrapping
+    it stops at the king, so it never ends below where it started."""
+    return wrap or ORDER[last] >= ORDER[played]
+
+
 def capture(table: Sequence[str], played: str, wrap: bool) -> tuple[list[str], int | None]:
     """Return what a played card captures (its match and the run up from it) and the limpia's
     value if that clears the table, or None."""
@@ -113,7 +119,23 @@ def read_declared(table: Table, given: Any) -> dict[str, list[str]]:
 
     declared = table.each(given, "declared", read_one, problems)
     problems.raise_any()
+    one_pack(declared)
     return declared
+
+
+def one_pack(declared: Mapping[str, list[str]]) -> None:
+    """Refuse rondas holding more of a rank between them than the pack's four."""
+    held = Counter(card for cards in declared.values() for card in cards)
+    for rank, count in sorted(held.items(), key=lambda item: ORDER[item[0]]):
+        if count > 4:
+            holders = [name for name, cards in declared.items() if cards[0] == rank]
+            raise Refusal.at(
+                "declared",
+                _(
+                    "{players} declare {count} {rank}s between them, and a pack has four: "
+                    "correct what each of them holds."
+                ).format(players=explain.names(holders), count=count, rank=rank),
+            )
 
 
 def best_ronda(table: Table, declared: Mapping[str, list[str]], dealer: str) -> str:
@@ -132,6 +154,25 @@ def best_ronda(table: Table, declared: Mapping[str, list[str]], dealer: str) -> 
 def ronda_value(cards: Sequence[str]) -> int:
     """Return what a declared pair or three of a kind is worth."""
     return triple(cards[0]) if len(cards) == 3 else simple(cards[0])
+
+
+# --- who plays next ----------------------------------------------------------------------------
+
+
+def next_player(players: Sequence[str], player: str) -> str:
+    """Return who plays after this player: the next seat, on the left (play goes clockwise)."""
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def next_in_play(table: Table, maker: str) -> str:
+    """Return who answers a porrazo: the next player, or with a side named only the other side.
+
+    A peg may name a team instead of its player; its next player is then unknown, but in
+    partnerships it is always an opponent.
+    """
+    if table.teams and maker in table.teams:
+        return next(team for team in table.teams if team != maker)
+    return next_player(table.players, maker)
 
 
 # --- the tendido -------------------------------------------------------------------------------

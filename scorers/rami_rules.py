@@ -23,6 +23,8 @@ CARD_VALUES = {JOKER: 20, "A": 11, "J": 10, "Q": 10, "K": 10} | {str(v): v for v
 MAX_HAND_CARDS = 14
 """A hand never holds more than the 14 cards its player had before a discard."""
 MAX_HAND_POINTS = MAX_HAND_CARDS * CARD_VALUES[JOKER]
+MIN_HAND_POINTS = min(CARD_VALUES.values())
+"""A hand that counts holds at least one card, and the cheapest card costs 2 (RULES.md §1)."""
 
 
 def never_melded_cap(options: Mapping[str, Any]) -> int:
@@ -63,11 +65,20 @@ def read_points(points: Any, path: str, name: str) -> int:
         raise Refusal.at(
             path, _("{player}'s hand value must be a whole number.").format(player=name)
         )
-    if not 0 <= points <= MAX_HAND_POINTS:
+    if 0 <= points < MIN_HAND_POINTS:
+        # A player who did not go out still holds a card, and every card costs at least 2.
         raise Refusal.at(
             path,
-            _("{player}'s hand is worth between 0 and {most} points.").format(
-                player=name, most=MAX_HAND_POINTS
+            _(
+                "{player}'s hand cannot be worth {points}: every card left costs at least 2, so "
+                "a hand is worth 2 or more. Type the value of the cards {player} still holds."
+            ).format(player=name, points=points),
+        )
+    if not MIN_HAND_POINTS <= points <= MAX_HAND_POINTS:
+        raise Refusal.at(
+            path,
+            _("{player}'s hand is worth between {least} and {most} points.").format(
+                player=name, least=MIN_HAND_POINTS, most=MAX_HAND_POINTS
             ),
         )
     return points

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from . import explain
@@ -9,6 +10,79 @@ from .refusal import Problems, Refusal
 from .words import _, ngettext
 
 MAX_NAME_LENGTH = 40
+
+PLAYER, TEAM, DEVICE = "player", "team", "device"
+"""What a name names: a player, a team, or the phone (device) that scores."""
+
+JOINERS = {"\u200c", "\u200d"}
+"""Zero-width (non-)joiners: Persian, Kannada and emoji sequences need them between letters."""
+
+BLANKS = set("\u115f\u1160\u2800\u3164\uffa0")
+"""Letters and signs that show nothing: the Hangul fillers and the blank Braille pattern."""
+
+
+def checked_name(given: Any, path: str, what: str = PLAYER) -> str:
+    """Return a name trimmed of spaces, or refuse it: empty, too long, or not plain text.
+
+    One rule for players, teams and phones, in forms, the API and imports: no control or
+    formatting character (a bidi override could make "Ana" read as someone else), and at
+    least one character that shows.
+    """
+    name = given.strip() if isinstance(given, str) else ""
+    if not name:
+        raise Refusal.at(path, nameless(what))
+    if len(name) > MAX_NAME_LENGTH:
+        too_long = (
+            _("A device label has at most {count} characters.")
+            if what == DEVICE
+            else _("A name has at most {most} characters.")
+        )
+        raise Refusal.at(path, too_long.format(most=MAX_NAME_LENGTH, count=MAX_NAME_LENGTH))
+    for i, character in enumerate(name):
+        if hidden(character) and not joining(name, i):
+            raise Refusal.at(
+                path,
+                _(
+                    "A name cannot hold control or invisible formatting characters "
+                    "(here {code}): type it again without it."
+                ).format(code=f"U+{ord(character):04X}"),
+            )
+    if all(invisible(character) for character in name):
+        raise Refusal.at(path, _("A name needs at least one letter, digit or sign that shows."))
+    return name
+
+
+def nameless(what: str) -> str:
+    """Say that a name is missing."""
+    if what == TEAM:
+        return _("Every team needs a name.")
+    if what == DEVICE:
+        return _("Every phone needs a name.")
+    return _("Every player needs a name.")
+
+
+def hidden(character: str) -> bool:
+    """Say whether a character is a control, a format character or half of one (a surrogate)."""
+    return unicodedata.category(character) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def joining(name: str, i: int) -> bool:
+    """Say whether name[i] is a joiner standing between two characters that show."""
+    return (
+        name[i] in JOINERS
+        and 0 < i < len(name) - 1
+        and not invisible(name[i - 1])
+        and not invisible(name[i + 1])
+    )
+
+
+def invisible(character: str) -> bool:
+    """Say whether a character shows nothing by itself: a space, a mark, a format or blank."""
+    return (
+        character.isspace()
+        or character in BLANKS
+        or unicodedata.category(character) in ("Cc", "Cf", "Cs", "Mn", "Me", "Zs", "Zl", "Zp")
+    )
 
 
 class Names:
@@ -19,17 +93,13 @@ class Names:
         self.seen: set[str] = set()
 
     def read(self, name: Any, path: str, team: bool = False) -> str:
-        """Return a name stripped of spaces, noting it if empty, too long or taken."""
-        name = name.strip() if isinstance(name, str) else ""
-        if not name:
-            nameless = _("Every team needs a name.") if team else _("Every player needs a name.")
-            self.problems.add(path, nameless)
-        elif len(name) > MAX_NAME_LENGTH:
-            self.problems.add(
-                path,
-                _("A name has at most {most} characters.").format(most=MAX_NAME_LENGTH),
-            )
-        elif name.casefold() in self.seen:
+        """Return a name stripped of spaces, noting it if it is not a name or is taken."""
+        try:
+            name = checked_name(name, path, TEAM if team else PLAYER)
+        except Refusal as refusal:
+            self.problems.add(path, refusal.message)
+            return name.strip() if isinstance(name, str) else ""
+        if name.casefold() in self.seen:
             self.problems.add(
                 path, _("{name} is already at the table: names must differ.").format(name=name)
             )

@@ -156,6 +156,25 @@ document.addEventListener("change", (event) => {
   if (typed) fillOther(form, typed);
 });
 
+// Belote, official rules: no trump has its own carrés, so each team has two sets of quick
+// announcement buttons. The server shows the set of the trump it was sent; changing the trump
+// here shows the matching set at once (a set for any trump, under maison rules, stays).
+function showAnnouncementSets(form) {
+  const atNoTrump = trumpOf(form) === "no_trump";
+  form.querySelectorAll(".quick[data-trumps='trump'], .quick[data-trumps='no_trump']").forEach((set) => {
+    set.hidden = (set.dataset.trumps === "no_trump") !== atNoTrump;
+  });
+}
+
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form.belote");
+  if (form && event.target.matches("input[name='trump']")) showAnnouncementSets(form);
+});
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.belote").forEach(showAnnouncementSets);
+});
+
 // Barbu: show only the chosen contract's inputs, step the counts, and keep the doubles grid to
 // what the rules allow (the declarer only redoubles; positive contracts double the declarer only).
 function barbuContract(form) {

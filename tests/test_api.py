@@ -553,13 +553,13 @@ BO_CY = {"Bo": held("A", "JK", "5"), "Cy": held("9", "9")}
         pytest.param(
             went_out("Ana", Bo=worth(-1), Cy=worth(4)),
             "hands.Bo.points",
-            "between 0 and 280",
+            "between 2 and 280",
             id="negative-points",
         ),
         pytest.param(
             went_out("Ana", Bo=worth(281), Cy=worth(4)),
             "hands.Bo.points",
-            "between 0 and 280",
+            "between 2 and 280",
             id="281-points",
         ),
         pytest.param(
@@ -629,25 +629,25 @@ def test_correcting_round_1_scores_the_later_rounds_again(
 ) -> None:
     match_id = three_rounds["id"]
     assert three_rounds["totals"] == {"Ana": 34, "Bo": 16, "Cy": 25}
-    correction = went_out("Ana", Bo=worth(50), Cy=worth(1))
+    correction = went_out("Ana", Bo=worth(50), Cy=worth(2))
     response = client.put(rounds_url(match_id, 1), json=correction)
     assert response.status_code == 200, response.json
     corrected, match = response.json["round"], response.json["match"]
     assert corrected["n"] == 1
     assert corrected["input"] == correction
-    assert corrected["scores"] == {"Ana": 0, "Bo": 50, "Cy": 1}
+    assert corrected["scores"] == {"Ana": 0, "Bo": 50, "Cy": 2}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", corrected["corrected_at"])
     assert [r["totals"] for r in match["rounds"]] == [
-        {"Ana": 0, "Bo": 50, "Cy": 1},
-        {"Ana": 30, "Bo": 50, "Cy": 6},
-        {"Ana": 34, "Bo": 56, "Cy": 6},
+        {"Ana": 0, "Bo": 50, "Cy": 2},
+        {"Ana": 30, "Bo": 50, "Cy": 7},
+        {"Ana": 34, "Bo": 56, "Cy": 7},
     ]
     assert [r["scores"] for r in match["rounds"][1:]] == [
         {"Ana": 30, "Bo": 0, "Cy": 5},
         {"Ana": 4, "Bo": 6, "Cy": 0},
     ]
     assert [r["corrected_at"] is None for r in match["rounds"]] == [False, True, True]
-    assert match["totals"] == {"Ana": 34, "Bo": 56, "Cy": 6}
+    assert match["totals"] == {"Ana": 34, "Bo": 56, "Cy": 7}
     assert client.get(f"/api/matches/{match_id}").json == match
     assert client.get("/api/matches").json["matches"][0]["totals"] == match["totals"]
 

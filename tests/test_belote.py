@@ -14,6 +14,7 @@ import pytest
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
+from scorers.belote_rules import announcement_choices, card_total, possible_points
 from tests.rules_helpers import assert_at
 
 BELOTE = GAMES["belote"]
@@ -563,8 +564,9 @@ def test_made_contracts(options, entered, expected):
         # Made, defence's belote: NS 108 > EW 74; EW keep only their belote.
         ("maison", bid(100, 98, 54, "NS", coinche="coinche", belote="EW"), (520, 20)),
         ("official", bid(100, 98, 54, "NS", coinche="coinche", belote="EW"), (520, 20)),
-        # Made with announcements NS 20, EW 50: NS 148 > EW 104.
-        # maison (160 + 100 + 70) x 2 + 20 = 680; official (160 + 100 + 70 + 20) x 2 = 700.
+        # Made with announcements NS 20, EW 50 (maison; official counts one side's only, so
+        # there NS announce 20 + 50): maison NS 148 > EW 104, (160 + 100 + 70) x 2 + 20 = 680;
+        # official NS 198 > EW 54, (160 + 100 + 70 + 20) x 2 = 700.
         (
             "maison",
             bid(
@@ -587,7 +589,7 @@ def test_made_contracts(options, entered, expected):
                 "NS",
                 coinche="coinche",
                 belote="NS",
-                announcements={"NS": 20, "EW": 50},
+                announcements={"NS": 70},
             ),
             (700, 0),
         ),
@@ -773,3 +775,244 @@ def test_the_rules_say_who_deals_first_and_which_way():
 def test_the_first_dealer_is_no_variant():
     key = BELOTE.variant_key(table(first_dealer="North").options)
     assert key == {"variant": "classic", "target": 1000}
+
+
+# --- Official rules (RULES.md §2, December 2026) -----------------------------------------------
+
+BOTH_ANNOUNCE = deal(72, 80, "EW", announcements={"NS": 50, "EW": 20})
+
+
+def test_official_rules_refuse_announcements_for_both_teams():
+    assert_at(refused(table(**CLASSIC_OFFICIAL), BOTH_ANNOUNCE), "announcements", "only one team")
+    assert_at(
+        refused(
+            table(**COINCHE_OFFICIAL), bid(80, 72, 80, "EW", announcements={"NS": 20, "EW": 20})
+        ),
+        "announcements",
+        "equal best: nobody scores",
+    )
+
+
+def test_maison_keeps_announcements_for_both_teams():
+    # NS 72 + 50 = 122 > EW 80 + 10 + 20 = 110: made, each team its total.
+    assert scores(CLASSIC, BOTH_ANNOUNCE) == {"NS": 122, "EW": 110}
+
+
+def test_official_rules_count_one_sides_announcements():
+    # B6 under official rules: NS 72 + 50 = 122 > EW 80 + 10 = 90.
+    assert scores(CLASSIC_OFFICIAL, deal(72, 80, "EW", announcements={"NS": 50})) == {
+        "NS": 122,
+        "EW": 90,
+    }
+
+
+ALL_TRUMP_BID = {"trump": "all_trump", "contract": 100}
+
+
+def test_official_all_trump_counts_each_teams_belotes():
+    # All trump 98/54, der NS; NS 2 belotes, EW 1: NS 98 + 10 + 40 = 148 >= 100 and > EW 54 + 20
+    # = 74: NS 148 + 100 = 248 -> 250, EW 74 -> 70 (official rounding).
+    entered = bid(100, 98, 54, "NS", trump="all_trump", belotes={"NS": 2, "EW": 1})
+    seated = table(**COINCHE_OFFICIAL)
+    read = BELOTE.read_round(seated, entered)
+    assert (read["belote"], read["belotes"]) == (None, {"NS": 2, "EW": 1})
+    played = play(seated, entered).rounds[0]
+    assert played.scores == {"NS": 250, "EW": 70}
+    assert "NS: 98 in cards + 10 for the last trick + 40 for 2 belotes = 148." in played.explanation
+
+
+def test_four_belotes_for_one_team_at_all_trump():
+    # NS 90 + 10 + 80 = 180 >= 100, EW 62: NS 280, EW 62 -> 60.
+    entered = bid(100, 90, 62, "NS", trump="all_trump", belotes={"NS": 4})
+    read = BELOTE.read_round(table(**COINCHE_OFFICIAL), entered)
+    assert (read["belote"], read["belotes"]) == ("NS", {"NS": 4, "EW": 0})
+    assert scores(COINCHE_OFFICIAL, entered) == {"NS": 280, "EW": 60}
+
+
+def test_one_belote_named_at_all_trump_is_counted_per_team():
+    # NS 98 + 10 + 20 = 128 >= 100: 228 -> 230; EW 54 -> 50.
+    entered = bid(100, 98, 54, "NS", trump="all_trump", belote="NS")
+    read = BELOTE.read_round(table(**COINCHE_OFFICIAL), entered)
+    assert (read["belote"], read["belotes"]) == ("NS", {"NS": 1, "EW": 0})
+    assert scores(COINCHE_OFFICIAL, entered) == {"NS": 230, "EW": 50}
+    # Read again (a what-if, a correction) it stays the same deal.
+    assert BELOTE.read_round(table(**COINCHE_OFFICIAL), read) == read
+
+
+@pytest.mark.parametrize(
+    ("options", "extra", "path", "words"),
+    [
+        (COINCHE_OFFICIAL, {"belotes": {"NS": 3, "EW": 2}}, "belotes", "at most four"),
+        (COINCHE, {"belotes": {"NS": 2}}, "belotes", "only under official rules"),
+        (COINCHE_OFFICIAL, {"belotes": {"NS": -1}}, "belotes.NS", "fewer than 0"),
+        (COINCHE_OFFICIAL, {"belotes": {"NS": 1}, "belote": "EW"}, "belote", "gives EW none"),
+        (COINCHE_OFFICIAL, {"belotes": {"NS": 1}, "trump": "hearts"}, "belotes", "Only all trump"),
+        (COINCHE_OFFICIAL, {"belotes": {"NS": "2"}}, "belotes.NS", "whole number"),
+    ],
+)
+def test_impossible_belotes_are_refused(options, extra, path, words):
+    entered = bid(100, 98, 54, "NS", trump="all_trump") | extra
+    assert_at(refused(table(**options), entered), path, words)
+
+
+def test_zero_belotes_at_a_suit_trump_say_nothing():
+    entered = bid(100, 98, 54, "NS", belotes={"NS": 0, "EW": 0}, belote="NS")
+    read = BELOTE.read_round(table(**COINCHE_OFFICIAL), entered)
+    assert "belotes" not in read and read["belote"] == "NS"
+
+
+# Target 600. Deals 1-3 bring NS to 594 (252 + 252 + 90), EW to 72.
+TO_594 = [deal(152, 0, None, capot="NS")] * 2 + [deal(80, 72, "NS")]
+FELL_WITH_BELOTE = deal(66, 86, "EW", belote="NS")  # NS 86 < EW 96: fall, NS keep 20, EW 162
+CAPOT_AGAINST = deal(0, 152, None, taker="West", capot="EW", belote="NS")  # EW 252, NS 0 + 20
+
+
+@pytest.mark.parametrize("lost", [FELL_WITH_BELOTE, CAPOT_AGAINST], ids=["fall", "capot"])
+def test_official_a_belote_alone_does_not_win(lost):
+    seated = table(**CLASSIC_OFFICIAL, target=600)
+    replay = play(seated, *TO_594, lost)
+    # NS 594 + 20 = 614 >= 600, but 614 - 20 belote = 594 < 600: not won yet.
+    assert replay.totals["NS"] == 614
+    assert (replay.status, replay.winner, replay.ended_after) == (PLAYING, None, None)
+    assert "a belote alone does not win" in " ".join(replay.rounds[-1].explanation)
+    # A capot by EW: NS take no trick, still waiting (EW below 600).
+    capot_ew = deal(0, 152, None, taker="West", capot="EW")
+    replay = play(seated, *TO_594, lost, capot_ew)
+    assert (replay.status, replay.ended_after) == (PLAYING, None)
+    # NS take tricks (82/70: NS 92, EW 70): the match ends after that deal, higher total wins.
+    replay = play(seated, *TO_594, lost, capot_ew, deal(82, 70, "NS"))
+    assert replay.totals["NS"] == 706  # 614 + 92
+    assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "NS", 6)
+
+
+def test_maison_a_belote_reaching_the_target_wins():
+    replay = play(table(**CLASSIC, target=600), *TO_594, FELL_WITH_BELOTE)
+    assert replay.totals == {"NS": 614, "EW": 234}  # 594 + 20; 72 + 162
+    assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "NS", 4)
+
+
+def test_official_the_other_team_still_ends_the_match_as_usual():
+    # NS waits at 614; EW 234 + 252 + 252 = 738 >= 600: the usual rule, the higher total wins.
+    capot_ew = deal(0, 152, None, taker="West", capot="EW")
+    replay = play(table(**CLASSIC_OFFICIAL, target=600), *TO_594, FELL_WITH_BELOTE, capot_ew)
+    assert replay.status == PLAYING  # EW 486
+    replay = play(
+        table(**CLASSIC_OFFICIAL, target=600), *TO_594, FELL_WITH_BELOTE, capot_ew, capot_ew
+    )
+    assert replay.totals == {"NS": 614, "EW": 738}
+    assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "EW", 6)
+
+
+def test_official_a_fall_that_reaches_the_target_without_the_belote_is_not_held():
+    # NS at 594 + 252 capot (deal 4) = 846: reached by cards, the usual end.
+    replay = play(table(**CLASSIC_OFFICIAL, target=600), *TO_594, deal(152, 0, None, capot="NS"))
+    assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "NS", 4)
+
+
+@pytest.mark.parametrize(
+    ("rules", "trump", "expected"),
+    [
+        # Official no trump: carré d'as 200, de 10 150, the others (K, Q, J, 9) 100.
+        (
+            "official",
+            "no_trump",
+            {"carré d'as": 200, "carré de 10": 150, "carré (K, Q, J, 9)": 100},
+        ),
+        # A suit: jacks 200, nines 150, A, 10, K, Q 100; never 7s or 8s.
+        (
+            "official",
+            "hearts",
+            {"carré de valets": 200, "carré de 9": 150, "carré (A, 10, K, Q)": 100},
+        ),
+        (
+            "official",
+            "all_trump",
+            {"carré de valets": 200, "carré de 9": 150, "carré (A, 10, K, Q)": 100},
+        ),
+    ],
+)
+def test_quick_carrés_follow_the_trump(rules, trump, expected):
+    offered = {str(name): value for name, value in announcement_choices(trump, rules).items()}
+    carres = {name: value for name, value in offered.items() if name.startswith("carré")}
+    assert carres == expected
+    assert {offered[n] for n in ("tierce", "cinquante", "cent")} == {20, 50, 100}
+    assert not any("7" in name or "8" in name for name in offered)
+
+
+@pytest.mark.parametrize(
+    ("options", "trump", "points", "words"),
+    [
+        # A suit or all trump: no card is worth 1, so neither 1 nor 152 - 1 = 151 can be made.
+        (CLASSIC, "hearts", {"NS": 1}, "No cards add up to 1"),
+        (CLASSIC, "spades", {"NS": 151}, "No cards add up to 151"),
+        (CLASSIC, "hearts", {"NS": 151, "EW": 1}, "No cards add up to 151"),
+        (COINCHE, "all_trump", {"EW": 1}, "No cards add up to 1"),
+        # Maison no trump: 120 in cards, so 119 is out of reach; official no trump: 152 - 1.
+        (CLASSIC, "no_trump", {"NS": 119}, "No cards add up to 119"),
+        (CLASSIC_OFFICIAL, "no_trump", {"NS": 151}, "No cards add up to 151"),
+    ],
+)
+def test_impossible_card_points_are_refused(options, trump, points, words):
+    entered = {"taker": "South", "trump": trump, "points": points, "last_trick": "NS"}
+    if options["variant"] == "coinche":
+        entered["contract"] = 80
+    path = f"points.{next(iter(points))}"
+    assert_at(refused(table(**options), entered), path, words)
+
+
+@pytest.mark.parametrize(
+    ("options", "trump", "ns", "expected"),
+    [
+        # 2 is a plain jack; 150 the rest. NS 2 + 10 = 12 < EW 150: fall, EW 162.
+        (CLASSIC, "hearts", 2, {"NS": 0, "EW": 162}),
+        # 118 + 10 = 128 > 2 at maison no trump (the 2 a jack).
+        (CLASSIC, "no_trump", 118, {"NS": 128, "EW": 2}),
+    ],
+)
+def test_card_points_next_to_the_impossible_ones_are_accepted(options, trump, ns, expected):
+    assert scores(options, deal(ns, None, "NS", trump=trump)) == expected
+
+
+def test_achievable_card_points_are_computed_from_the_trumps_card_values():
+    for trump, rules in [("hearts", "maison"), ("no_trump", "maison"), ("no_trump", "official")]:
+        total = card_total(trump, rules)
+        missing = set(range(total + 1)) - possible_points(trump, rules)
+        assert missing == {1, total - 1}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"coinche": "none"}, {"taker_alone": False}, {"coinche": "none", "taker_alone": False}],
+)
+def test_classic_accepts_the_neutral_coinche_fields(extra):
+    # B1: NS 82 + 10 + 20 = 112, EW 70.
+    entered = deal(82, 70, "NS", belote="NS") | extra
+    read = BELOTE.read_round(table(**CLASSIC), entered)
+    assert not {"contract", "coinche", "taker_alone"} & set(read)
+    assert scores(CLASSIC, entered) == {"NS": 112, "EW": 70}
+
+
+@pytest.mark.parametrize(
+    ("extra", "path"),
+    [
+        ({"coinche": "coinche"}, "coinche"),
+        ({"taker_alone": True}, "taker_alone"),
+        ({"taker_alone": 0}, "taker_alone"),
+    ],
+)
+def test_classic_still_refuses_coinche_fields_that_say_something(extra, path):
+    assert_at(refused(table(**CLASSIC), deal(82, 70, "NS") | extra), path, "for coinche")
+
+
+def test_official_rules_page_states_the_federation_rules():
+    titles = {rule.title: rule.text for rule in BELOTE.rules(table(**COINCHE_OFFICIAL).options)}
+    assert "only one team's announcements count" in titles["Announcements"].casefold()
+    assert "a carré of aces is worth 200, of tens 150" in titles["Announcements"]
+    assert "up to four belotes" in titles["Belotes at all trump"]
+    assert (
+        "first later deal in which that team takes a trick" in titles["A belote alone does not win"]
+    )
+    maison = {rule.title for rule in BELOTE.rules(table(**COINCHE).options)}
+    assert not {"Announcements", "Belotes at all trump", "A belote alone does not win"} & maison
+    classic = {rule.title for rule in BELOTE.rules(table(**CLASSIC_OFFICIAL).options)}
+    assert "Belotes at all trump" not in classic and "A belote alone does not win" in classic

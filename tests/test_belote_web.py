@@ -1166,3 +1166,193 @@ def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
     assert rules["Who deals"] == (
         "First dealer: Cy. After each deal, the player to the right deals (counter-clockwise)."
     )
+
+
+# --- Official rules and impossible values through the API (issue 17) --------------------------
+
+
+def test_official_deal_with_announcements_for_both_teams_is_refused(client: FlaskClient) -> None:
+    match_id = start(client, **CLASSIC_OFFICIAL)["id"]
+    both = deal(72, 80, "Eux", announcements={"Nous": 50, "Eux": 20})
+    with unchanged(client, match_id):
+        body = refused(
+            send(client, "POST", rounds_url(match_id), both),
+            422,
+            "announcements",
+            "Enter the announcements of Nous or Eux only, or of neither.",
+        )
+    assert "only one team's announcements count" in body["error"]
+
+
+def test_maison_deal_with_announcements_for_both_teams_is_scored(client: FlaskClient) -> None:
+    # Nous 72 + 50 = 122 > Eux 80 + 10 + 20 = 110: made.
+    match_id = start(client, **CLASSIC)["id"]
+    match = play(client, match_id, deal(72, 80, "Eux", announcements={"Nous": 50, "Eux": 20}))
+    assert match["totals"] == nous_eux(122, 110)
+
+
+def test_all_trump_belotes_are_counted_and_answered_per_team(client: FlaskClient) -> None:
+    # Nous 98 + 10 + 40 = 148 >= 100 > Eux 54 + 20 = 74: 248 -> 250, 74 -> 70.
+    match_id = start(client, **COINCHE_OFFICIAL)["id"]
+    entered = bid(100, 98, 54, "Nous", trump="all_trump", belotes={"Nous": 2, "Eux": 1})
+    match = play(client, match_id, entered)
+    answered = match["rounds"][0]
+    assert answered["input"]["belotes"] == nous_eux(2, 1)
+    assert answered["input"]["belote"] is None  # both teams hold belotes
+    assert answered["scores"] == nous_eux(250, 70)
+    # One team named the old way is answered with its count too.
+    match = play(client, match_id, bid(100, 98, 54, "Nous", trump="all_trump", belote="Eux"))
+    assert match["rounds"][1]["input"]["belotes"] == nous_eux(0, 1)
+    assert match["rounds"][1]["input"]["belote"] == "Eux"
+
+
+@pytest.mark.parametrize(
+    ("variant", "belotes", "words"),
+    [
+        (COINCHE_OFFICIAL, {"Nous": 3, "Eux": 2}, "at most four belotes"),
+        (COINCHE, {"Nous": 2}, "several at all trump count only under official rules"),
+    ],
+)
+def test_too_many_belotes_are_refused(
+    client: FlaskClient, variant: dict, belotes: dict, words: str
+) -> None:
+    match_id = start(client, **variant)["id"]
+    entered = bid(100, 98, 54, "Nous", trump="all_trump", belotes=belotes)
+    with unchanged(client, match_id):
+        refused(send(client, "POST", rounds_url(match_id), entered), 422, "belotes", words)
+
+
+def test_official_belote_alone_keeps_the_match_going(client: FlaskClient) -> None:
+    # Target 600: Nous 252 + 252 + 90 = 594, then fall with belote: 594 + 20 = 614, but only
+    # through the belote: playing. Then Nous take tricks (82/70: 92): finished, Nous 706.
+    match_id = start(client, **CLASSIC_OFFICIAL, target=600)["id"]
+    capot = deal(152, 0, None, capot="Nous")
+    match = play(client, match_id, capot, capot, deal(80, 72, "Nous"))
+    match = play(client, match_id, deal(66, 86, "Eux", belote="Nous"))
+    assert (match["totals"], match["status"]) == (nous_eux(614, 234), "playing")
+    assert "a belote alone does not win" in " ".join(match["rounds"][-1]["explanation"])
+    match = play(client, match_id, deal(82, 70, "Nous"))
+    assert (match["totals"]["Nous"], match["status"], match["winner"]) == (
+        706,
+        "finished",
+        "Nous",
+    )
+
+
+@pytest.mark.parametrize(
+    ("variant", "entered", "field", "words"),
+    [
+        pytest.param(CLASSIC, deal(1, None, "Nous"), "points.Nous", "No cards add up to 1", id="1"),
+        pytest.param(
+            CLASSIC, deal(None, 151, "Nous"), "points.Eux", "No cards add up to 151", id="151"
+        ),
+        pytest.param(
+            CLASSIC,
+            deal(119, None, "Nous", trump="no_trump"),
+            "points.Nous",
+            "count them again",
+            id="119-maison-no-trump",
+        ),
+        pytest.param(
+            COINCHE,
+            bid(80, 151, 1, "Nous", trump="all_trump"),
+            "points.Eux",
+            "Eux cannot have 1 card points",
+            id="1-all-trump",
+        ),
+    ],
+)
+def test_impossible_card_points_are_refused_and_change_nothing(
+    client: FlaskClient, variant: dict, entered: dict, field: str, words: str
+) -> None:
+    match_id = start(client, **variant)["id"]
+    with unchanged(client, match_id):
+        refused(send(client, "POST", rounds_url(match_id), entered), 422, field, words)
+
+
+def test_classic_accepts_neutral_coinche_fields(client: FlaskClient) -> None:
+    # B1: Nous 82 + 10 + 20 = 112, Eux 70.
+    match_id = start(client, **CLASSIC)["id"]
+    entered = deal(82, 70, "Nous", belote="Nous", coinche="none", taker_alone=False)
+    match = play(client, match_id, entered)
+    assert match["totals"] == nous_eux(112, 70)
+    assert "coinche" not in match["rounds"][0]["input"]
+
+
+def test_classic_still_refuses_a_coinche(client: FlaskClient) -> None:
+    match_id = start(client, **CLASSIC)["id"]
+    with unchanged(client, match_id):
+        refused(
+            send(client, "POST", rounds_url(match_id), deal(82, 70, "Nous", coinche="coinche")),
+            422,
+            "coinche",
+            "this match plays classic belote",
+        )
+
+
+def test_openapi_documents_belotes_and_the_round_fields_belote_adds(client: FlaskClient) -> None:
+    schemas = client.get("/api/openapi.json").json["components"]["schemas"]
+    assert "belotes" in schemas["BeloteDeal"]["properties"]
+    round_fields = schemas["Round"]["properties"]
+    assert {"result", "reserve", "reserve_won", "rounded", "tie"} <= set(round_fields)
+    # Every field a Belote round answers with is documented.
+    match_id = start(client, **CLASSIC)["id"]
+    answered = play(client, match_id, deal(82, 70, "Nous"))["rounds"][0]
+    assert set(answered) <= set(round_fields)
+
+
+def quick_buttons(doc: Node) -> dict[str, list[str]]:
+    """Return the quick announcement buttons shown, and those hidden, by their words."""
+    shown: dict[str, list[str]] = {"shown": [], "hidden": []}
+    for group in doc.find_all("div", "quick"):
+        side = "hidden" if "hidden" in group.attrs else "shown"
+        shown[side] += [button.text() for button in group.find_all("button", name="announce")]
+    return shown
+
+
+def test_official_no_trump_offers_no_trump_carrés(client: FlaskClient) -> None:
+    match_id = start(client, **COINCHE_OFFICIAL)["id"]
+    form = deal_form(trump="no_trump", nous="82", contract="80", coinche="none")
+    with unchanged(client, match_id):
+        response = post_deal(client, match_id, {**form, "announce": "0:200"})
+    buttons = quick_buttons(parse(response))
+    for team in range(2):
+        assert buttons["shown"][team * 6 : team * 6 + 6] == [
+            "tierce +20",
+            "cinquante +50",
+            "cent +100",
+            "carré (K, Q, J, 9) +100",
+            "carré de 10 +150",
+            "carré d'as +200",
+        ]
+    assert "carré de valets +200" in buttons["hidden"]
+    assert not any("7" in words or "8" in words for words in buttons["shown"])
+    assert values(parse(response))["teams-0-announcements"] == "200"
+
+
+def test_official_suit_trump_offers_jacks_and_nines(client: FlaskClient) -> None:
+    match_id = start(client, **CLASSIC_OFFICIAL)["id"]
+    response = client.get(f"/matches/{match_id}")
+    shown = quick_buttons(parse(response))["shown"]
+    assert "carré de valets +200" in shown and "carré (A, 10, K, Q) +100" in shown
+    assert not any("d'as" in words for words in shown)
+
+
+def test_belotes_boxes_record_an_all_trump_deal(client: FlaskClient) -> None:
+    match_id = start(client, **COINCHE_OFFICIAL)["id"]
+    form = deal_form(trump="all_trump", nous="98", contract="100", coinche="none")
+    form |= {"teams-0-belotes": "2", "teams-1-belotes": "1"}
+    response = post_deal(client, match_id, form)
+    assert response.status_code == 302, field_errors(parse(response))
+    answered = api_match(client, match_id)["rounds"][0]
+    assert answered["input"]["belotes"] == nous_eux(2, 1)
+    assert answered["scores"] == nous_eux(250, 70)
+
+
+def test_official_rules_page_states_the_new_rules(client: FlaskClient) -> None:
+    match_id = start(client, **COINCHE_OFFICIAL)["id"]
+    doc = parse(client.get(f"/matches/{match_id}/rules"))
+    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    assert rules["Announcements"].startswith("Only one team's announcements count")
+    assert "up to four belotes" in rules["Belotes at all trump"]
+    assert "only through its belote has not won yet" in rules["A belote alone does not win"]

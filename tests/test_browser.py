@@ -103,6 +103,7 @@ def test_record_two_rounds_by_tapping_cards_then_correct_the_first(page: Page, s
     expect(page.locator("#round-2")).to_contain_text("Ana never melded: 10 + 25 = 35.")
     no_sideways_scroll(page)
 
+    page.locator("#round-1 a.round-n").tap()
     page.get_by_role("link", name="Correct or remove round 1").tap()
     expect(hand(page, "Bo").locator(".hand-total")).to_have_text("36 points")
     hand(page, "Bo").get_by_role("button", name="Take back JK").tap()
@@ -132,12 +133,12 @@ def test_a_mistake_comes_back_with_the_values_typed(page: Page, server: str):
     page.locator("#winner").get_by_text("Fay", exact=True).tap()
     hand(page, "Gus").get_by_label("or type the value").fill("400")
     page.get_by_role("button", name="Record round 1").tap()
-    expect(hand(page, "Gus")).to_contain_text("Gus's hand is worth between 0 and 280 points.")
+    expect(hand(page, "Gus")).to_contain_text("Gus's hand is worth between 2 and 280 points.")
     expect(hand(page, "Gus").get_by_label("or type the value")).to_have_value("400")
     expect(page.locator(".sheet")).to_have_count(0)
 
 
-def start_belote(page: Page, server: str) -> None:
+def start_belote(page: Page, server: str, rules: str = "maison") -> None:
     """Start a coinche match for Nous (Ana, Cy) against Eux (Bo, Di)."""
     page.goto(server)
     page.locator(".games").get_by_role("link", name="Belote").tap()
@@ -146,6 +147,7 @@ def start_belote(page: Page, server: str) -> None:
         for seat, name in enumerate(players, start=1):
             fieldset.get_by_label(f"Player {seat}", exact=True).fill(name)
     page.locator("#option_variant").get_by_text("coinche", exact=True).tap()
+    page.locator("#option_rules").get_by_text(rules, exact=True).tap()
     page.get_by_role("button", name="Start the match").tap()
     expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
 
@@ -166,6 +168,7 @@ def test_a_coinche_deal_entered_by_taps_then_corrected(page: Page, server: str):
     expect(page.locator("#round-1")).to_contain_text("(160 + 100 + 0) × 2 + 0 = 520")
     no_sideways_scroll(page)
 
+    page.locator("#round-1 a.round-n").tap()
     page.get_by_role("link", name="Correct or remove deal 1").tap()
     expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("98")
     page.locator("#coinche").get_by_text("None").tap()
@@ -185,6 +188,36 @@ def test_the_card_counter_fills_a_teams_points(page: Page, server: str):
     expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("118")
     page.get_by_role("button", name="9♥").tap()
     expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("20")
+
+
+def test_official_no_trump_shows_its_own_carres_as_the_trump_changes(page: Page, server: str):
+    start_belote(page, server, rules="official")
+    announcements = page.locator("fieldset.announcements")
+    at_trump = announcements.locator(".quick[data-trumps='trump']")
+    at_no_trump = announcements.locator(".quick[data-trumps='no_trump']")
+    expect(at_trump).to_have_count(2)
+    expect(at_no_trump).to_have_count(2)
+
+    def trump(value: str) -> None:
+        page.locator("#trump label").filter(has=page.locator(f"input[value='{value}']")).tap()
+
+    def shown(at_no_trump_set: bool) -> None:
+        # The script sets `hidden` on the set of the other trump, each team's alike.
+        for n in range(2):
+            expect(at_trump.nth(n)).to_have_js_property("hidden", at_no_trump_set)
+            expect(at_no_trump.nth(n)).to_have_js_property("hidden", not at_no_trump_set)
+
+    shown(False)
+    trump("no_trump")
+    shown(True)
+    trump("hearts")
+    shown(False)
+    trump("all_trump")
+    shown(False)
+    trump("no_trump")
+    shown(True)
+    at_no_trump.first.get_by_role("button", name="carré d'as").tap()
+    expect(announcements.get_by_label("Nous", exact=True)).to_have_value("200")
 
 
 def test_a_barbu_hand_with_a_redouble(page: Page, server: str):
@@ -214,7 +247,7 @@ def test_a_barbu_hand_with_a_redouble(page: Page, server: str):
     ana_redoubles_bo.tap()
     no_sideways_scroll(page)
     page.get_by_role("button", name="Record hand 1").tap()
-    expect_totals(page, "20", "-62", "32", "-20")
+    expect_totals(page, "20", "\u221262", "32", "\u221220")
     expect(page.locator("#round-1")).to_contain_text("Ana–Bo redoubled")
     expect(page.get_by_text("Ana declares · hand 2 of 7")).to_be_visible()
 
@@ -250,6 +283,7 @@ def test_gaigel_through_the_phase_change_to_a_winner_then_a_phase_1_correction(
     expect(page.locator(".board figcaption")).to_contain_text("Oben holds 0 strokes (I crossed)")
     no_sideways_scroll(page)
 
+    page.locator("#round-1 a.round-n").tap()
     page.get_by_role("link", name="Correct or remove deal 1").tap()
     page.locator("#winner").get_by_text("Unten", exact=True).tap()
     page.get_by_role("button", name="Save deal 1").tap()

@@ -93,9 +93,10 @@ def test_a_rami_match_started_and_scored_in_persian(page: Page, server: str):
     expect_totals(page, "0", "32", "100")
     expect(page.locator(".sheet tfoot th")).to_have_text(fa.gettext("Total"))
     capped = "{player} never melded: {value} + {bonus} = {charged}, capped at {cap}."
-    assert explanation(page, 1)[-1] == fa.gettext(capped).format(
-        player="Cy", value=152, bonus=25, charged=177, cap=100
-    )
+    # Each name and number filled into a right-to-left sentence is isolated.
+    filled = {"player": "Cy", "value": 152, "bonus": 25, "charged": 177, "cap": 100}
+    isolated = {name: f"\u2068{value}\u2069" for name, value in filled.items()}
+    assert explanation(page, 1)[-1] == fa.gettext(capped).format(**isolated)
     no_sideways_scroll(page)
 
     match_url = page.url.split("#")[0]
@@ -220,9 +221,11 @@ def test_the_live_view_follows_a_round_entered_elsewhere_without_a_reload(
     # Even on the scoring phone, which corrects rounds from its match page, the live view
     # offers no control: no correction link, no round form, no way to hand the match over.
     scoring.goto(match_url)
+    scoring.locator("#round-1 a.round-n").tap()
     expect(scoring.get_by_role("link", name="Correct or remove round 1")).to_be_visible()
     scoring.goto(live_url)
     for phone in (page, scoring):
+        phone.locator("#round-1 a.round-n").tap()
         expect(phone.locator("#round-1").get_by_role("link", name="Why?")).to_be_visible()
         expect(phone.get_by_role("link", name=re.compile("Correct or remove"))).to_have_count(0)
         expect(phone.locator("a[href$='/edit'], a[href$='/handoff']")).to_have_count(0)

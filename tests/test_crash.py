@@ -43,8 +43,11 @@ door, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 app = create_app(
     {"TESTING": True, "DATABASE": path, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False}
 )
-# Ana goes out and Bo, who melded, holds nothing: totals stay at 0 and the match never ends.
-ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 0, "melded": True}}}
+# The stock runs out with Ana and Bo, who both melded, holding a 2 each: tied for the lowest
+# hand, both score 0, so totals stay at 0 and the match never ends. (A loser's hand can't be
+# worth 0: every card left costs at least 2.)
+HAND = {"points": 2, "melded": True}
+ROUND = {"outcome": "blocked", "hands": {"Ana": HAND, "Bo": HAND}}
 START = {"game": "rami", "players": ["Ana", "Bo"]}
 
 if door == "engine":

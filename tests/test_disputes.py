@@ -644,6 +644,9 @@ def test_belote_official_coinche_rules_page(client: FlaskClient) -> None:
         "Litige": [2],
         "Contract and coinche": [1],
         "Rounding": [2],
+        "Announcements": "not yet",
+        "Belotes at all trump": "not yet",
+        "A belote alone does not win": None,
         "The end": None,
         "Who deals": None,
     }
@@ -989,6 +992,32 @@ def test_what_if_another_first_declarer_is_refused_for_a_declared_hand(
     assert body["error"] == (
         "Under these options round 1 could not be scored: Hand 1 is Bo's to declare."
     )
+
+
+def test_what_if_names_the_round_it_cannot_read(client: FlaskClient) -> None:
+    # Round 2 gives both teams announcements: maison scores it (Nous 72 + 50 = 122, Eux 80 + 10
+    # + 20 = 110), official rules count one side's only, so round 2 is the one refused.
+    match_id = start(client, "belote", BELOTE_TEAMS)
+    play(
+        client,
+        match_id,
+        belote_deal(82, 70, "Nous"),
+        belote_deal(72, 80, "Eux", announcements={"Nous": 50, "Eux": 20}),
+        belote_deal(90, 62, "Nous"),
+    )
+    with unchanged(client, match_id):
+        body = refused(what_if(client, match_id, "rules=official"), 422)
+    assert body["error"].startswith(
+        "Under these options round 2 could not be scored: Under official rules only one team's "
+        "announcements count"
+    )
+
+
+def test_what_if_names_the_first_round_when_it_is_the_one(client: FlaskClient) -> None:
+    match_id = start(client, "belote", BELOTE_TEAMS)
+    play(client, match_id, belote_deal(72, 80, "Eux", announcements={"Nous": 50, "Eux": 20}))
+    body = refused(what_if(client, match_id, "rules=official"), 422)
+    assert body["error"].startswith("Under these options round 1 could not be scored:")
 
 
 def test_what_if_without_an_enabled_variant_refuses_its_deal(client: FlaskClient) -> None:

@@ -427,7 +427,7 @@ def test_sheet_shows_running_totals(client: FlaskClient, trio: dict) -> None:
                 winner="Ana", Bo=hand(points="281", melded=True), Cy=hand(points="3", melded=True)
             ),
             "hands-1-points",
-            "between 0 and 280",
+            "between 2 and 280",
             id="points-281",
         ),
         pytest.param(
@@ -599,7 +599,7 @@ def test_bad_correction_keeps_what_was_typed(client: FlaskClient, trio: dict) ->
     assert response.status_code == 422
     doc = parse(response)
     assert values(doc)["hands-1-points"] == "-3"
-    assert "between 0 and 280" in " ".join(field_errors(doc)["hands-1-points"])
+    assert "between 2 and 280" in " ".join(field_errors(doc)["hands-1-points"])
     assert stored(client, match_id) == before
 
 

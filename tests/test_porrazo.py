@@ -1,7 +1,9 @@
 """Porrazo rules, pure: RULES.md §5 and its examples (the porrazo and its counter, the limpias,
 tendidos T1 and T2), the values by rank, provisional porrazos, San Benito, the target reached at
-once (or only once a porrazo stands), rondas, the tendido by brute force, the card count, the
-dealer's turn, and the shape of every event.
+once (or only once a porrazo stands), who may peg what and when (the next player answers a
+porrazo, the dealer lays one tendido a turn, one pack's rondas, runs that stop at the king),
+rondas, the tendido by brute force, the card count, the dealer's turn, and the shape of every
+event.
 
 Seats Ana, Bo and Cy, each for themselves, unless a test says otherwise; partnerships are Us (Ana,
 Cy) and Them (Bo, Di), seated Ana, Bo, Cy, Di. Target 61, Ana deals first.
@@ -428,9 +430,9 @@ def test_a_san_benito_voids_the_counter_and_wins_at_once():
 
 
 def test_a_san_benito_wins_even_from_behind():
-    # Bo 24 + 24 = 48; Ana's San Benito wins anyway.
+    # Bo 24 + 24 = 48; Ana's San Benito wins anyway (Bo's porrazo, Cy next, then Ana next).
     events = [peg("Bo", "four_of_a_kind", "K")] * 2
-    replay = play(table(), *events, porrazo("Cy", "3"), counter("Bo", "3"), benito("Ana"))
+    replay = play(table(), *events, porrazo("Bo", "3"), counter("Cy", "3"), benito("Ana"))
     assert replay.totals == pts(bo=48)
     assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "Ana", 5)
 
@@ -480,7 +482,8 @@ def test_reaching_the_target_wins_at_once():
     ids=["ronda", "in place", "tendido", "rondas", "cards"],
 )
 def test_any_scoring_event_may_reach_the_target(last, ended_after):
-    replay = play(table(), *SIXTY, last)
+    # Bo deals, so the tendido is his to lay.
+    replay = play(table(first_dealer="Bo"), *SIXTY, last)
     assert replay.totals["Bo"] >= 61
     assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, "Bo", ended_after)
 
@@ -572,6 +575,300 @@ def test_a_porrazo_short_of_the_target_does_not_wait():
     assert replay.status == PLAYING
 
 
+# --- Who may peg what, and when (RULES.md §5, December 2026) -----------------------------------
+# "A counter-porrazo is made by the next player after the porrazo's maker, in the order of play;
+# a San Benito by the next player after the counter-porrazo's maker." Play goes clockwise, in
+# seat order: Ana, Bo, Cy, then Ana again.
+
+NEXT = [("Ana", "Bo"), ("Bo", "Cy"), ("Cy", "Ana")]
+
+
+@pytest.mark.parametrize(("maker", "next_one"), NEXT)
+def test_the_counter_porrazo_is_the_next_players(maker, next_one):
+    replay = play(table(), porrazo(maker, "6"), counter(next_one, "6"), CONFIRM)
+    assert replay.totals == {name: 3 if name == next_one else 0 for name in THREE}
+
+
+@pytest.mark.parametrize(
+    ("maker", "next_one", "who"),
+    [(maker, next_one, who) for maker, next_one in NEXT for who in THREE if who != next_one],
+)
+def test_a_counter_porrazo_by_anyone_else_is_refused_naming_the_next_player(maker, next_one, who):
+    stopped = impossible(table(), porrazo(maker, "6"), counter(who, "6"))
+    assert (stopped.n, stopped.waiting) == (2, False)
+    assert_at(
+        stopped.refusal,
+        "player",
+        f"The counter-porrazo to {maker}'s porrazo of 6 is made by {next_one}, the next player, "
+        f"not {who}.",
+    )
+
+
+def test_the_porrazos_own_maker_cannot_counter_it():
+    # The RULES.md example, with Bo matching his own porrazo: refused, Cy is the next player.
+    stopped = impossible(table(), porrazo("Bo", "6", "7"), counter("Bo", "6", "6"))
+    assert stopped.n == 2
+    assert_at(stopped.refusal, "player", "made by Cy, the next player, not Bo")
+    # Nothing was scored or voided: Bo's porrazo still waits.
+    held = play(table(), porrazo("Bo", "6", "7"))
+    assert pending(held.rounds[0])["player"] == "Bo"
+
+
+def test_with_two_players_the_other_one_counters_and_the_maker_answers_with_san_benito():
+    seated = table("Ana", "Bo")
+    replay = play(seated, porrazo("Ana", "9"), counter("Bo", "9"), benito("Ana"))
+    assert (replay.status, replay.winner) == (FINISHED, "Ana")
+    stopped = impossible(seated, porrazo("Ana", "9"), counter("Ana", "9"))
+    assert_at(stopped.refusal, "player", "made by Bo, the next player, not Ana")
+
+
+def test_a_wrong_player_and_a_wrong_rank_are_both_named():
+    stopped = impossible(table(), porrazo("Bo", "6"), counter("Bo", "7"))
+    assert set(stopped.refusal.fields) == {"player", "rank"}
+    assert "2 things to fix" in stopped.refusal.message
+
+
+@pytest.mark.parametrize(
+    ("maker", "counter_by", "next_one", "who"),
+    [
+        ("Bo", "Cy", "Ana", "Cy"),  # the counter-porrazo's own maker
+        ("Bo", "Cy", "Ana", "Bo"),  # the porrazo's maker
+        ("Cy", "Ana", "Bo", "Ana"),
+        ("Cy", "Ana", "Bo", "Cy"),
+    ],
+)
+def test_the_san_benito_is_the_next_players_after_the_counter(maker, counter_by, next_one, who):
+    events = [porrazo(maker, "6"), counter(counter_by, "6")]
+    stopped = impossible(table(), *events, benito(who))
+    assert (stopped.n, stopped.waiting) == (3, False)
+    assert_at(
+        stopped.refusal,
+        "player",
+        f"The San Benito to {counter_by}'s counter-porrazo of 6 is made by {next_one}, "
+        f"the next player, not {who}.",
+    )
+    replay = play(table(), *events, benito(next_one))
+    assert (replay.status, replay.winner, replay.ended_after) == (FINISHED, next_one, 3)
+
+
+# "In partnerships the next player is always an opponent, so a counter-porrazo or San Benito
+# credited to the maker's own side is impossible." Us are Ana and Cy, Them Bo and Di.
+
+PARTNERSHIP_ANSWERS = [
+    # (events before, the answer, field words) — the answer is refused.
+    ([porrazo("Ana", "Q")], counter("Cy", "Q"), "can't go to Us, the side of Ana's porrazo of Q"),
+    ([porrazo("Ana", "Q")], counter("Us", "Q"), "it is made by Bo, the next player."),
+    ([porrazo("Ana", "Q")], counter("Ana", "Q"), "can't go to Us"),
+    ([porrazo("Ana", "Q")], counter("Di", "Q"), "made by Bo, the next player, not Di."),
+    ([porrazo("Di", "Q")], counter("Bo", "Q"), "it is made by Ana, the next player."),
+    ([porrazo("Us", "Q")], counter("Cy", "Q"), "made by the next player, for Them."),
+    ([porrazo("Them", "Q")], counter("Them", "Q"), "can't go to Them"),
+    (
+        [porrazo("Ana", "Q"), counter("Bo", "Q")],
+        benito("Di"),
+        "can't go to Them, the side of Bo's counter-porrazo of Q: it is made by Cy",
+    ),
+    ([porrazo("Ana", "Q"), counter("Bo", "Q")], benito("Them"), "can't go to Them"),
+    ([porrazo("Ana", "Q"), counter("Bo", "Q")], benito("Ana"), "made by Cy, the next player"),
+    ([porrazo("Ana", "Q"), counter("Them", "Q")], benito("Bo"), "for Us."),
+]
+
+
+@pytest.mark.parametrize(("before", "answer", "words"), PARTNERSHIP_ANSWERS)
+def test_with_partnerships_an_answer_for_the_makers_own_side_is_refused(before, answer, words):
+    stopped = impossible(teams(), *before, answer)
+    assert (stopped.n, stopped.waiting) == (len(before) + 1, False)
+    assert_at(stopped.refusal, "player", words)
+
+
+@pytest.mark.parametrize(
+    ("before", "answer", "winner"),
+    [
+        ([porrazo("Ana", "Q")], counter("Bo", "Q"), None),
+        ([porrazo("Ana", "Q")], counter("Them", "Q"), None),  # the side of the next player
+        ([porrazo("Us", "Q")], counter("Di", "Q"), None),  # by side: some opponent is next
+        ([porrazo("Di", "Q")], counter("Ana", "Q"), None),
+        ([porrazo("Ana", "Q"), counter("Bo", "Q")], benito("Cy"), "Us"),
+        ([porrazo("Ana", "Q"), counter("Bo", "Q")], benito("Us"), "Us"),
+        ([porrazo("Bo", "Q"), counter("Cy", "Q")], benito("Di"), "Them"),
+    ],
+)
+def test_with_partnerships_the_next_player_answers(before, answer, winner):
+    replay = play(teams(), *before, answer)
+    assert replay.winner == winner
+    assert replay.state["pending"] is None or replay.state["pending"]["player"] == answer["player"]
+
+
+def test_with_six_in_partnerships_the_next_player_is_the_seat_on_the_left():
+    seated = P.read_table({"teams": {"Us": ["A", "C", "E"], "Them": ["B", "D", "F"]}})
+    assert seated.players == ("A", "B", "C", "D", "E", "F")
+    assert play(seated, porrazo("E", "5"), counter("F", "5"), CONFIRM).totals == sides(0, 3)
+    stopped = impossible(seated, porrazo("E", "5"), counter("B", "5"))
+    assert_at(stopped.refusal, "player", "made by F, the next player, not B.")
+    stopped = impossible(seated, porrazo("E", "5"), counter("C", "5"))
+    assert_at(stopped.refusal, "player", "can't go to Us")
+
+
+# "The tendido is laid by the dealer, once per dealer's turn (the dealer's turn ends with the
+# end-of-hand card count, when the deal passes on)."
+
+HAND = cards(Ana=20, Bo=20, Cy=12)  # a tie: nobody scores, the deal passes on
+
+
+@pytest.mark.parametrize("who", ["Bo", "Cy"])
+def test_a_tendido_by_a_player_not_dealing_is_refused_naming_the_dealer(who):
+    stopped = impossible(table(), tendido(who, "2 4, 7 3"))
+    assert (stopped.n, stopped.waiting) == (1, False)
+    assert_at(stopped.refusal, "player", f"The tendido is laid by the dealer, Ana, not {who}.")
+
+
+def test_a_second_tendido_in_the_dealers_turn_is_refused():
+    # T1 (5), then another tendido before the card count: the next one is Bo's, after it.
+    stopped = impossible(table(), tendido("Ana", "2 4, 7 3"), tendido("Ana", "4 Q, 4 Q", "5 6 Q"))
+    assert (stopped.n, stopped.waiting) == (2, False)
+    assert_at(
+        stopped.refusal,
+        "event",
+        "Ana has laid this turn's tendido already: the next is Bo's, once the card count "
+        "passes the deal on.",
+    )
+    # Pegs in between do not end the turn; only the card count does.
+    stopped = impossible(
+        table(), tendido("Ana", "2 4, 7 3"), peg("Bo", "ronda", "K"), tendido("Ana", "A 2, 3 4")
+    )
+    assert_at(stopped.refusal, "event", "already")
+
+
+def test_each_dealer_lays_one_tendido_a_turn():
+    # T1 by Ana (5); the hand ends, Bo deals and lays T2 (14); then Cy lays T1 (5).
+    replay = play(
+        table(),
+        tendido("Ana", "2 4, 7 3"),
+        HAND,
+        tendido("Bo", "4 Q, 4 Q", "5 6 Q"),
+        HAND,
+        tendido("Cy", "2 4, 7 3"),
+    )
+    assert replay.totals == pts(5, 14, 5)
+    stopped = impossible(table(), tendido("Ana", "2 4, 7 3"), HAND, tendido("Ana", "2 4, 7 3"))
+    assert_at(stopped.refusal, "player", "laid by the dealer, Bo, not Ana.")
+
+
+def test_with_partnerships_the_dealers_side_may_be_named_for_the_tendido():
+    assert play(teams(), tendido("Us", "2 4, 7 3")).totals == sides(5, 0)  # Ana deals
+    stopped = impossible(teams(), tendido("Them", "2 4, 7 3"))
+    assert_at(stopped.refusal, "player", "laid by the dealer, Ana, not Them.")
+    stopped = impossible(teams(), tendido("Cy", "2 4, 7 3"))
+    assert_at(stopped.refusal, "player", "laid by the dealer, Ana, not Cy.")
+    hand = cards(Us=26, Them=26)
+    assert play(teams(), hand, tendido("Them", "2 4, 7 3")).totals == sides(0, 5)  # Bo deals
+
+
+def test_a_tendido_by_the_wrong_player_is_refused_even_while_a_porrazo_waits():
+    # Bo at 60 with a porrazo that would win: the dealer's tendido waits for it (409), but one
+    # no table could lay is refused outright (422).
+    held = [*SIXTY, porrazo("Bo", "5")]
+    assert impossible(table(), *held, tendido("Ana", "2 4, 7 3")).waiting
+    stopped = impossible(table(), *held, tendido("Cy", "2 4, 7 3"))
+    assert (stopped.n, stopped.waiting) == (5, False)
+    assert_at(stopped.refusal, "player", "laid by the dealer, Ana")
+
+
+# "Rondas declared in one deal can't hold more than four cards of a rank between them, and no
+# player holds more than three cards."
+
+
+@pytest.mark.parametrize(
+    ("declared", "words"),
+    [
+        ({"Ana": "7 7", "Bo": "7 7 7"}, "Ana and Bo declare 5 7s between them"),
+        ({"Ana": "K K K", "Cy": "K K K"}, "Ana and Cy declare 6 Ks between them"),
+        ({"Ana": "7 7", "Bo": "7 7", "Cy": "7 7"}, "Ana, Bo and Cy declare 6 7s"),
+        ({"Ana": "5 5", "Bo": "J J J", "Cy": "J J"}, "Bo and Cy declare 5 Js"),
+    ],
+)
+def test_rondas_holding_five_of_a_rank_are_refused(declared, words):
+    assert_at(refused(table(), rondas(**declared)), "declared", words)
+
+
+@pytest.mark.parametrize(
+    ("declared", "best"),
+    [
+        ({"Ana": "7 7", "Bo": "7 7"}, pts(bo=1)),  # four 7s: Bo sits nearest Ana's left
+        ({"Ana": "Q Q Q", "Bo": "5 5 5", "Cy": "K K"}, pts(ana=9)),  # three of each at most
+    ],
+)
+def test_rondas_up_to_four_of_a_rank_are_taken(declared, best):
+    assert play(table(), rondas(**declared)).rounds[0].scores == best
+
+
+def test_with_partnerships_five_of_a_rank_are_refused_too():
+    refusal = refused(teams(), rondas(Ana="9 9", Bo="9 9", Cy="9 9"))
+    assert_at(refusal, "declared", "Ana, Bo and Cy declare 6 9s")
+
+
+# "A limpia's last card follows from the run rule: with wrap off, a run going up from the played
+# rank stops at the king." The porrazo's (or counter's) rank is the card played.
+
+
+def run_from(played: str, last: str) -> list[str]:
+    """Return the run from the played rank up to the last card, wrapping if it must."""
+    start = RANKS.index(played)
+    length = (RANKS.index(last) - start) % len(RANKS) + 1
+    return [RANKS[(start + i) % len(RANKS)] for i in range(length)]
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+@pytest.mark.parametrize("played", RANKS)
+def test_a_porrazos_limpia_is_taken_only_if_the_run_can_end_there(played, wrap):
+    # The limpia a run from the played card makes, by the capture helper, is the one taken.
+    seated = table(wrap=wrap)
+    for last in RANKS:
+        reachable = capture(run_from(played, last), played, wrap)[1] is not None
+        for answer in (porrazo("Bo", played, last), counter("Bo", played, last)):
+            if reachable:
+                assert P.read_round(seated, answer)["limpia"] == last
+            else:
+                assert_at(refused(seated, answer), "limpia", f"not on {last}")
+
+
+def test_without_wrap_the_rules_example_q_k_a_2_is_refused():
+    # Table A-2-Q-K, play Q: with wrap on, Q-K-A-2 → 1; with wrap off the run stops at K.
+    assert play(table(), porrazo("Bo", "Q", "2"), CONFIRM).totals == pts(bo=3 + 1)
+    refusal = refused(table(wrap=False), porrazo("Bo", "Q", "2"))
+    assert_at(
+        refusal,
+        "limpia",
+        "Runs stop at the king in this match: a limpia made by Bo's Q ends on a card from Q to "
+        "K, not on 2.",
+    )
+    assert play(table(wrap=False), porrazo("Bo", "Q", "K"), CONFIRM).totals == pts(bo=3 + 4)
+
+
+def test_the_rules_say_the_order_of_play_and_who_pegs_what():
+    rules = {rule.title: rule for rule in P.rules(table().options)}
+    assert "clockwise, starting on the dealer's left" in rules["Order of play"].text
+    assert "always an opponent" in rules["Order of play"].text
+    who = rules["Who pegs what"].text
+    assert "The next player after a porrazo's maker makes the counter-porrazo" in who
+    assert "The dealer lays the tendido, once a turn" in who
+    assert "at most four cards of a rank" in who
+    assert "stops at the king" not in who
+    no_wrap = {rule.title: rule.text for rule in P.rules(table(wrap=False).options)}
+    assert no_wrap["Who pegs what"].endswith(
+        "A limpia's run stops at the king: it never ends below the card played."
+    )
+    # The rules are linked to the pegs they decide: the counter-porrazo (2), the tendido (3).
+    events = [porrazo("Bo", "6"), counter("Cy", "6"), tendido("Ana", "2 4, 7 3")]
+    results = play(table(), *events).rounds
+
+    def linked(title: str) -> list[int]:
+        applies = rules[title].applies
+        return [n for n, (e, r) in enumerate(zip(events, results, strict=True), 1) if applies(e, r)]
+
+    assert (linked("Order of play"), linked("Who pegs what")) == ([2], [2, 3])
+
+
 # --- Limpias: the capture helper -----------------------------------------------------------------
 
 CAPTURES = [
@@ -618,8 +915,9 @@ BEST = [
     ("10 beats 9", {"Bo": "9 9", "Cy": "10 10"}, "Cy", 1),
     ("Q rondin beats J rondin", {"Cy": "J J J", "Ana": "Q Q Q"}, "Ana", 9),
     # Equals: Ana deals, so Bo sits first on her left, then Cy, then Ana herself.
-    ("tie, Bo first on the dealer's left", {"Ana": "7 7", "Bo": "7 7", "Cy": "7 7"}, "Bo", 1),
-    ("tie, Cy before the dealer", {"Ana": "K K K", "Cy": "K K K"}, "Cy", 12),
+    # (A pack has four of a rank, so only two pairs can tie.)
+    ("tie, Bo first on the dealer's left", {"Bo": "7 7", "Cy": "7 7"}, "Bo", 1),
+    ("tie, Cy before the dealer", {"Ana": "K K", "Cy": "K K"}, "Cy", 4),
     ("alone", {"Ana": "J J"}, "Ana", 2),
 ]
 
@@ -724,7 +1022,7 @@ def test_t1():
     assert count == 5
     assert 5 in (placed(row), placed(row[::-1]))  # 4-2-3-7, from one end or the other
     assert sentences
-    replay = play(table(), tendido("Bo", "2 4, 7 3"))
+    replay = play(table(first_dealer="Bo"), tendido("Bo", "2 4, 7 3"))  # the dealer lays it
     assert replay.rounds[0].scores == pts(bo=5)
     said(replay.rounds[0])
 
@@ -734,7 +1032,7 @@ def test_t2():
     count, row, _ = best_tendido([["4", "Q"], ["4", "Q"]], ["5", "6", "Q"])
     assert count == 14
     assert 4 in (placed(row), placed(row[::-1]))  # a 4 fourth, from one end or the other
-    replay = play(table(), tendido("Bo", "4 Q, 4 Q", "5 6 Q"))
+    replay = play(table(first_dealer="Bo"), tendido("Bo", "4 Q, 4 Q", "5 6 Q"))
     assert replay.rounds[0].scores == pts(bo=14)
     said(replay.rounds[0])
 

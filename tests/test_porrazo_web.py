@@ -558,20 +558,21 @@ def test_rondas_in_partnerships(client: FlaskClient, partners: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("first_dealer", "best"),
+    ("first_dealer", "best", "rival"),
     [
-        pytest.param("Ana", "Bo", id="Ana-deals"),  # Bo sits on Ana's left
-        pytest.param("Bo", "Cy", id="Bo-deals"),
-        pytest.param("Di", "Ana", id="Di-deals"),
+        pytest.param("Ana", "Bo", "Cy", id="Ana-deals"),  # Bo sits on Ana's left
+        pytest.param("Bo", "Cy", "Bo", id="Bo-deals"),  # the dealer himself comes last
+        pytest.param("Di", "Ana", "Bo", id="Di-deals"),
     ],
 )
 def test_equal_rondas_go_to_the_nearest_the_dealers_left(
-    client: FlaskClient, first_dealer: str, best: str
+    client: FlaskClient, first_dealer: str, best: str, rival: str
 ) -> None:
+    # A pack has four 7s: two pairs of 7 tie; the best holder's partner has a pair of 5s.
     match = start_teams(client, first_dealer=first_dealer)
-    declared = {name: ["7", "7"] for name in ("Ana", "Bo", "Cy", "Di")}
-    match = peg(client, match["id"], {"event": "rondas", "declared": declared})
     partner = {"Ana": "Cy", "Bo": "Di", "Cy": "Ana", "Di": "Bo"}[best]
+    declared = {rival: ["7", "7"], best: ["7", "7"], partner: ["5", "5"]}
+    match = peg(client, match["id"], {"event": "rondas", "declared": declared})
     assert match["rounds"][0]["explanation"] == [
         f"Best declared: {best}'s ronda of 7: 1.",
         f"{partner}, {best}'s partner, scores their own: 1.",
@@ -796,6 +797,239 @@ def test_a_team_name_is_not_a_player_each_for_themselves(client: FlaskClient, po
             422,
             "player",
             "'Us' is not a player",
+        )
+
+
+# --- who may peg what, and when (RULES.md §5, December 2026) ---------------------------------
+# Each refusal names who may do it, is 422 when the peg is added, and changes nothing; a change to
+# an earlier peg that makes a later one impossible is a conflict (409).
+
+FIVE_SEVENS = {"event": "rondas", "declared": {"Ana": ["7", "7"], "Cy": ["7", "7", "7"]}}
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "field", "message"),
+    [
+        pytest.param(
+            [BO_PORRAZO],
+            by("Bo", "counter_porrazo", "6", limpia="6"),
+            "player",
+            "The counter-porrazo to Bo's porrazo of 6 is made by Cy, the next player, not Bo.",
+            id="counter-by-the-porrazos-maker",
+        ),
+        pytest.param(
+            [BO_PORRAZO],
+            by("Ana", "counter_porrazo", "6"),
+            "player",
+            "The counter-porrazo to Bo's porrazo of 6 is made by Cy, the next player, not Ana.",
+            id="counter-by-the-player-after-next",
+        ),
+        pytest.param(
+            [BO_PORRAZO, CY_COUNTER],
+            by("Cy", "san_benito"),
+            "player",
+            "The San Benito to Cy's counter-porrazo of 6 is made by Ana, the next player, not Cy.",
+            id="san-benito-by-the-counters-maker",
+        ),
+        pytest.param(
+            [BO_PORRAZO, CY_COUNTER],
+            by("Bo", "san_benito"),
+            "player",
+            "The San Benito to Cy's counter-porrazo of 6 is made by Ana, the next player, not Bo.",
+            id="san-benito-by-the-porrazos-maker",
+        ),
+        pytest.param(
+            [],
+            T1 | {"player": "Bo"},
+            "player",
+            "The tendido is laid by the dealer, Ana, not Bo.",
+            id="tendido-by-a-player-not-dealing",
+        ),
+        pytest.param(
+            [T1],
+            T2,
+            "event",
+            "Ana has laid this turn's tendido already: the next is Bo's, once the card count "
+            "passes the deal on.",
+            id="second-tendido",
+        ),
+        pytest.param(
+            [T1, ANA_RONDA_K, BO_PORRAZO, CONFIRM],
+            T2,
+            "event",
+            "Ana has laid this turn's tendido already: the next is Bo's, once the card count "
+            "passes the deal on.",
+            id="second-tendido-later-in-the-turn",
+        ),
+        pytest.param(
+            [T1, COUNTS],
+            T1,
+            "player",
+            "The tendido is laid by the dealer, Bo, not Ana.",
+            id="tendido-after-the-deal-passed-on",
+        ),
+        pytest.param(
+            [],
+            FIVE_SEVENS,
+            "declared",
+            "Ana and Cy declare 5 7s between them, and a pack has four: correct what each of "
+            "them holds.",
+            id="five-sevens-declared",
+        ),
+    ],
+)
+def test_plays_the_table_cannot_make_are_refused(
+    client: FlaskClient, porrazo: dict, before: list, event: dict, field: str, message: str
+) -> None:
+    match_id = peg(client, porrazo["id"], *before)["id"]
+    with unchanged(client, match_id):
+        body = refused(send(client, "POST", rounds_url(match_id), event), 422, field, message)
+    assert body["error"] == message
+    assert body["fields"] == {field: [message]}
+
+
+def test_the_next_player_answers_and_the_dealer_lays_one_tendido(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    # Ana deals and lays T1 (5); Bo's porrazo of 6, countered by Cy, the next player (3 + 1),
+    # stands; the card count (Ana 29 − 13 = 16) passes the deal to Bo, who lays T2 (14).
+    match = peg(client, porrazo["id"], T1, BO_PORRAZO, CY_COUNTER, CONFIRM, COUNTS)
+    assert match["totals"] == totals(5 + 16, 0, 4)
+    assert match["state"] == {"dealer": "Bo", "pending": None}
+    match = peg(client, porrazo["id"], T2 | {"player": "Bo"})
+    assert match["totals"] == totals(21, 14, 4)
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "message"),
+    [
+        pytest.param(
+            [by("Ana", "porrazo", "Q")],
+            by("Cy", "counter_porrazo", "Q"),
+            "A counter-porrazo can't go to Us, the side of Ana's porrazo of Q: it is made by Bo, "
+            "the next player.",
+            id="counter-by-the-partner",
+        ),
+        pytest.param(
+            [by("Ana", "porrazo", "Q")],
+            by("Us", "counter_porrazo", "Q"),
+            "A counter-porrazo can't go to Us, the side of Ana's porrazo of Q: it is made by Bo, "
+            "the next player.",
+            id="counter-for-the-makers-team",
+        ),
+        pytest.param(
+            [by("Us", "porrazo", "Q")],
+            by("Ana", "counter_porrazo", "Q"),
+            "A counter-porrazo can't go to Us, the side of Us's porrazo of Q: it is made by the "
+            "next player, for Them.",
+            id="counter-to-a-teams-porrazo",
+        ),
+        pytest.param(
+            [by("Ana", "porrazo", "Q"), by("Bo", "counter_porrazo", "Q")],
+            by("Di", "san_benito"),
+            "A San Benito can't go to Them, the side of Bo's counter-porrazo of Q: it is made by "
+            "Cy, the next player.",
+            id="san-benito-by-the-partner",
+        ),
+        pytest.param(
+            [by("Ana", "porrazo", "Q"), by("Bo", "counter_porrazo", "Q")],
+            by("Them", "san_benito"),
+            "A San Benito can't go to Them, the side of Bo's counter-porrazo of Q: it is made by "
+            "Cy, the next player.",
+            id="san-benito-for-the-makers-team",
+        ),
+    ],
+)
+def test_in_partnerships_an_answer_for_the_makers_own_side_is_refused(
+    client: FlaskClient, partners: dict, before: list, event: dict, message: str
+) -> None:
+    match_id = peg(client, partners["id"], *before)["id"]
+    with unchanged(client, match_id):
+        body = refused(send(client, "POST", rounds_url(match_id), event), 422, "player", message)
+    assert body["error"] == message
+    assert api_match(client, match_id)["status"] == "playing"
+
+
+def test_in_partnerships_the_dealers_side_lays_the_tendido(
+    client: FlaskClient, partners: dict
+) -> None:
+    match_id = partners["id"]
+    with unchanged(client, match_id):
+        refused(
+            send(client, "POST", rounds_url(match_id), T1 | {"player": "Them"}),
+            422,
+            "player",
+            "The tendido is laid by the dealer, Ana, not Them.",
+        )
+    assert peg(client, match_id, T1 | {"player": "Us"})["totals"] == {"Us": 5, "Them": 0}
+
+
+@pytest.mark.parametrize(
+    ("before", "event", "message"),
+    [
+        pytest.param(
+            [],
+            by("Bo", "porrazo", "Q", limpia="2"),
+            "Runs stop at the king in this match: a limpia made by Bo's Q ends on a card from Q "
+            "to K, not on 2.",
+            id="porrazo",
+        ),
+        pytest.param(
+            [by("Ana", "porrazo", "9")],
+            by("Bo", "counter_porrazo", "9", limpia="8"),
+            "Runs stop at the king in this match: a limpia made by Bo's 9 ends on a card from 9 "
+            "to K, not on 8.",
+            id="counter-porrazo",
+        ),
+    ],
+)
+def test_without_wrap_a_limpia_below_the_card_played_is_refused(
+    client: FlaskClient, before: list, event: dict, message: str
+) -> None:
+    # RULES.md: table A-2-Q-K, play Q captures Q-K-A-2 (1) only when runs wrap.
+    match_id = start(client, wrap=False)["id"]
+    peg(client, match_id, *before)
+    with unchanged(client, match_id):
+        body = refused(send(client, "POST", rounds_url(match_id), event), 422, "limpia", message)
+    assert body["error"] == message
+    wrapping = start(client)["id"]
+    match = peg(client, wrapping, by("Bo", "porrazo", "Q", limpia="2"))
+    assert match["state"]["pending"] == pending("porrazo", "Bo", "Q", 3 + 1)
+
+
+def test_correction_that_leaves_a_counter_by_the_porrazos_maker_is_a_conflict(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    # Bo's porrazo, Cy's counter: making the porrazo Cy's leaves Cy answering himself.
+    match_id = peg(client, porrazo["id"], BO_PORRAZO, CY_COUNTER)["id"]
+    with unchanged(client, match_id):
+        body = refused(
+            send(client, "PUT", rounds_url(match_id, 1), BO_PORRAZO | {"player": "Cy"}), 409
+        )
+    assert body["error"] == (
+        "Round 2 could no longer be scored after this change: "
+        "The counter-porrazo to Cy's porrazo of 6 is made by Ana, the next player, not Cy."
+    )
+    assert body["fields"] == {}
+
+
+def test_removing_the_card_count_between_two_tendidos_is_a_conflict(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    match_id = peg(client, porrazo["id"], T1, COUNTS, T2 | {"player": "Bo"})["id"]
+    with unchanged(client, match_id):
+        body = refused(client.delete(rounds_url(match_id, 2)), 409)
+    assert body["error"] == (
+        "Round 2 could no longer be scored after this change: "
+        "The tendido is laid by the dealer, Ana, not Bo."
+    )
+    # Correcting the tendido itself into one Bo's turn can't have is refused at its field.
+    with unchanged(client, match_id):
+        refused(
+            send(client, "PUT", rounds_url(match_id, 3), T2),
+            422,
+            "player",
+            "The tendido is laid by the dealer, Bo, not Ana.",
         )
 
 
@@ -1380,6 +1614,122 @@ def test_peg_form_sends_only_what_the_event_needs(
     assert played["input"] == stored
 
 
+def offered(doc: Node) -> dict[str, str | None]:
+    """Return who the peg form offers the pending answer and the tendido to, as it says it."""
+    form = doc.find("form", "round-form")
+    answer = form.find("fieldset", id="player").find("p", "help")
+    tendido = form.find("p", id="tendido-by")
+    return {
+        "answer": answer.text() if answer else None,
+        "tendido": tendido.text() if tendido else None,
+    }
+
+
+def test_the_peg_form_offers_the_counter_porrazo_to_the_next_player(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    match_id = peg(client, porrazo["id"], BO_PORRAZO)["id"]
+    doc = parse(client.get(f"/matches/{match_id}"))
+    assert offered(doc) == {
+        "answer": "Counter-porrazo: Cy (the next player).",
+        "tendido": "Laid by the dealer, Ana, once a turn.",
+    }
+    shown = values(doc.find("form", "round-form"))
+    assert (shown["player"], shown["event"], shown["rank"], shown["limpia"]) == (
+        "Cy",
+        "counter_porrazo",
+        "6",
+        "",
+    )
+    # Sent as shown, the preselected counter-porrazo is Cy's.
+    sent = {key: value for key, value in shown.items() if value is not None}
+    response = post_peg(client, match_id, sent)
+    assert response.status_code == 302, field_errors(parse(response))
+    assert api_match(client, match_id)["rounds"][-1]["input"] == by("Cy", "counter_porrazo", "6")
+
+
+def test_the_peg_form_offers_the_san_benito_without_choosing_it(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    # A San Benito ends the game: its player is chosen, the event is left to tap.
+    match_id = peg(client, porrazo["id"], BO_PORRAZO, CY_COUNTER)["id"]
+    doc = parse(client.get(f"/matches/{match_id}"))
+    assert offered(doc)["answer"] == "San Benito: Ana (the next player)."
+    shown = values(doc.find("form", "round-form"))
+    assert (shown["player"], shown["event"]) == ("Ana", None)
+
+
+def test_the_peg_form_offers_nothing_to_answer_when_nothing_waits(
+    client: FlaskClient, porrazo: dict
+) -> None:
+    match_id = peg(client, porrazo["id"], COUNTS)["id"]
+    doc = parse(client.get(f"/matches/{match_id}"))
+    assert offered(doc) == {"answer": None, "tendido": "Laid by the dealer, Bo, once a turn."}
+    shown = values(doc.find("form", "round-form"))
+    assert (shown["player"], shown["event"], shown["rank"]) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("porrazo_by", "answer", "chosen"),
+    [
+        pytest.param("Ana", "Counter-porrazo: Bo (the next player).", "Bo", id="by-a-player"),
+        pytest.param("Di", "Counter-porrazo: Ana (the next player).", "Ana", id="round-the-table"),
+        pytest.param(
+            "Us", "Counter-porrazo: Them (the next player's side).", "Them", id="by-a-team"
+        ),
+    ],
+)
+def test_in_partnerships_the_peg_form_offers_the_counter_to_the_other_side(
+    client: FlaskClient, partners: dict, porrazo_by: str, answer: str, chosen: str
+) -> None:
+    match_id = peg(client, partners["id"], by(porrazo_by, "porrazo", "J"))["id"]
+    doc = parse(client.get(f"/matches/{match_id}"))
+    assert offered(doc)["answer"] == answer
+    assert values(doc.find("form", "round-form"))["player"] == chosen
+
+
+def test_a_tendido_with_no_player_tapped_is_the_dealers(client: FlaskClient, porrazo: dict):
+    match_id = peg(client, porrazo["id"], COUNTS)["id"]  # Bo deals now
+    typed = {"event": "tendido", "table_cards": ""}
+    typed |= {f"pair_cards-{i}": card for i, card in enumerate(["2", "4", "7", "3"])}
+    response = post_peg(client, match_id, typed)
+    assert response.status_code == 302, field_errors(parse(response))
+    assert api_match(client, match_id)["rounds"][-1]["input"] == T1 | {"player": "Bo"}
+
+
+@pytest.mark.parametrize(
+    ("before", "typed", "message"),
+    [
+        pytest.param(
+            [BO_PORRAZO],
+            {"player": "Bo", "event": "counter_porrazo", "rank": "6"},
+            "The counter-porrazo to Bo's porrazo of 6 is made by Cy, the next player, not Bo.",
+            id="counter-by-its-maker",
+        ),
+        pytest.param(
+            [],
+            {
+                "player": "Cy",
+                "event": "tendido",
+                **{f"pair_cards-{i}": card for i, card in enumerate(["2", "4", "7", "3"])},
+            },
+            "The tendido is laid by the dealer, Ana, not Cy.",
+            id="tendido-not-dealing",
+        ),
+    ],
+)
+def test_the_peg_form_shows_who_may_do_it_by_the_player_chips(
+    client: FlaskClient, porrazo: dict, before: list, typed: dict, message: str
+) -> None:
+    match_id = peg(client, porrazo["id"], *before)["id"]
+    with unchanged(client, match_id):
+        response = post_peg(client, match_id, typed)
+        assert response.status_code == 422
+    doc = parse(response)
+    assert field_errors(doc) == {"player": [message]}
+    assert values(doc)["player"] == typed["player"]
+
+
 # --- correcting a peg through its page --------------------------------------------------------
 
 
@@ -1502,4 +1852,33 @@ def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
     rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
     assert rules["Who deals"] == (
         "First dealer: Bo. After each deal, the player to the left deals (clockwise)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("wrap", "limpia_note"),
+    [
+        pytest.param(True, "", id="wrap"),
+        pytest.param(
+            False,
+            " A limpia's run stops at the king: it never ends below the card played.",
+            id="no-wrap",
+        ),
+    ],
+)
+def test_the_rules_page_says_the_order_of_play_and_who_pegs_what(
+    client: FlaskClient, wrap: bool, limpia_note: str
+) -> None:
+    match_id = start(client, wrap=wrap)["id"]
+    doc = parse(client.get(f"/matches/{match_id}/rules"))
+    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    assert rules["Order of play"] == (
+        "Play goes clockwise, starting on the dealer's left: the next player is the one on the "
+        "left. In partnerships the next player is always an opponent."
+    )
+    assert rules["Who pegs what"] == (
+        "The next player after a porrazo's maker makes the counter-porrazo; the next after the "
+        "counter-porrazo's maker, the San Benito. The dealer lays the tendido, once a turn: the "
+        "card count ends the turn. Rondas of one deal hold at most four cards of a rank."
+        + limpia_note
     )

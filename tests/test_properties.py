@@ -2,7 +2,8 @@
 what must hold whatever was played.
 
 One strategy per game builds whole matches the scorer must accept: Rami hands from card ranks or
-values; Belote deals whose card points add up to the deal's total; Barbu blocks that follow the
+values (2 or more); Belote deals whose card points are sums the cards can make, adding up to the
+deal's total, with one team's announcements under official rules; Barbu blocks that follow the
 declarer's rotation, use each contract once and keep the obligation to double the declarer twice;
 Gaigel deals with outcomes or with evidence; Porrazo events that never leave a pending porrazo
 unanswered. The properties:
@@ -35,6 +36,7 @@ import matches
 import store
 from scorers import GAMES, Refusal, RoundImpossible, Table
 from scorers.base import FINISHED, Replay
+from scorers.porrazo_rules import next_in_play
 
 PROPERTY = settings(
     max_examples=50,
@@ -81,12 +83,14 @@ RAMI_VALUES = {"JK": 20, "A": 11, "J": 10, "Q": 10, "K": 10} | {str(v): v for v 
 
 
 def rami_hand(melded: st.SearchStrategy[bool] | None = None) -> st.SearchStrategy[dict]:
-    """A hand left at the end of a round: its cards or its value, and whether it melded."""
+    """A hand left at the end of a round: its cards or its value, and whether it melded.
+
+    A value is one cards can make: at least one card, and every card costs at least 2."""
     melded = st.booleans() if melded is None else melded
     cards = st.lists(st.sampled_from(RAMI_RANKS), min_size=1, max_size=14)
     return st.one_of(
         st.fixed_dictionaries({"cards": cards, "melded": melded}),
-        st.fixed_dictionaries({"points": st.integers(0, 280), "melded": melded}),
+        st.fixed_dictionaries({"points": st.integers(2, 280), "melded": melded}),
     )
 
 
@@ -141,9 +145,39 @@ def card_points(trump: str, rules: str) -> int:
     return 120 if trump == "no_trump" and rules == "maison" else 152
 
 
+def reachable_points(total: int) -> st.SearchStrategy[int]:
+    """One team's card points, a sum the deal's cards can make: no card is worth 1, so every
+    total from 0 to `total` but 1 and `total` − 1."""
+    return st.integers(0, total).filter(lambda points: points not in (1, total - 1))
+
+
+@st.composite
+def belote_announcements(draw: st.DrawFn, rules: str) -> dict[str, int]:
+    """Each team's announcements; under official rules only one team's count, so only one team
+    (or neither) has any."""
+    teams = list(BELOTE_TEAMS)
+    if rules != "official":
+        return {team: draw(st.sampled_from(ANNOUNCED)) for team in teams}
+    announcing = draw(st.sampled_from(teams))
+    return {team: draw(st.sampled_from(ANNOUNCED)) if team == announcing else 0 for team in teams}
+
+
+@st.composite
+def all_trump_belotes(draw: st.DrawFn) -> tuple[str | None, dict[str, int]]:
+    """Belotes at all trump under official rules: up to four between the teams, one per suit;
+    `belote` names the team holding them when only one does, or is left out."""
+    teams = list(BELOTE_TEAMS)
+    first = draw(st.integers(0, 4))
+    belotes = dict(zip(teams, (first, draw(st.integers(0, 4 - first))), strict=True))
+    holding = [team for team, count in belotes.items() if count]
+    belote = holding[0] if len(holding) == 1 and draw(st.booleans()) else None
+    return belote, belotes
+
+
 @st.composite
 def belote_deal(draw: st.DrawFn, options: dict[str, Any]) -> dict[str, Any]:
-    """One legal deal: card points adding up to the deal's total, extras consistent."""
+    """One legal deal: card points the cards can make, adding up to the deal's total; extras
+    consistent (official rules: one team's announcements, several belotes at all trump)."""
     coinche = options["variant"] == "coinche"
     trump = draw(st.sampled_from((*SUITS, "no_trump", *(("all_trump",) if coinche else ()))))
     total = card_points(trump, options["rules"])
@@ -156,10 +190,12 @@ def belote_deal(draw: st.DrawFn, options: dict[str, Any]) -> dict[str, Any]:
         "trump": trump,
         "belote": belote,
         "capot": capot,
-        "announcements": {team: draw(st.sampled_from(ANNOUNCED)) for team in teams},
+        "announcements": draw(belote_announcements(options["rules"])),
     }
+    if trump == "all_trump" and options["rules"] == "official" and draw(st.booleans()):
+        deal["belote"], deal["belotes"] = draw(all_trump_belotes())
     if capot is None:
-        ns = draw(st.integers(0, total))
+        ns = draw(reachable_points(total))
         given = {"NS": ns, "EW": total - ns}
         shown = draw(st.sampled_from((("NS", "EW"), ("NS",), ("EW",))))
         deal["points"] = {team: given[team] for team in shown}
@@ -400,7 +436,7 @@ def porrazo_event(draw: st.DrawFn, start: Start) -> dict[str, Any]:
     if kind == "porrazo":
         event = {"player": who, "event": kind, "rank": draw(rank)}
         if draw(st.booleans()):
-            event["limpia"] = draw(rank)
+            event["limpia"] = draw(porrazo_limpia(start, event["rank"]))
         return event
     if kind == "in_place":
         return {"player": who, "event": kind, "rank": draw(st.sampled_from(RANKS[:4]))}
@@ -414,10 +450,25 @@ def porrazo_event(draw: st.DrawFn, start: Start) -> dict[str, Any]:
         return {"player": who, "event": kind, "pairs": pairs, "table": laid[1]}
     if kind == "rondas":
         declaring = draw(st.lists(st.sampled_from(players), min_size=1, unique=True))
-        declared = {name: [draw(rank)] * draw(st.sampled_from((2, 3))) for name in declaring}
-        return {"event": kind, "declared": declared}
+        declared = draw(
+            st.fixed_dictionaries(
+                {name: st.tuples(rank, st.sampled_from((2, 3))) for name in declaring}
+            ).filter(
+                lambda held: (
+                    max(Counter(r for r, n in held.values() for _ in range(n)).values()) <= 4
+                )
+            )
+        )
+        return {"event": kind, "declared": {n: [r] * count for n, (r, count) in declared.items()}}
     sides = porrazo_sides(start)
     return {"event": "cards", "counts": draw(shares(sides, 52))}
+
+
+def porrazo_limpia(start: Start, played: str) -> st.SearchStrategy[str]:
+    """A limpia's last card: any rank when runs wrap, else one the run up from `played` reaches."""
+    if start.get("options", {}).get("wrap", True):
+        return st.sampled_from(RANKS)
+    return st.sampled_from(RANKS[RANKS.index(played) :])
 
 
 @st.composite
@@ -438,20 +489,30 @@ def porrazo_match(draw: st.DrawFn) -> tuple[Start, Rounds, RoundStrategy]:
     if len(porrazo_sides(start)) == 2 and draw(st.booleans()):
         options["card_count"] = "over_half"
     start["options"] = options
+    seated = GAMES["porrazo"].read_table(copy.deepcopy(start))
+    dealer, laid = seated.players.index(seated.options["first_dealer"]), False
     rounds: Rounds = []
     pending: dict[str, Any] | None = None
     for _ in range(draw(st.integers(1, 25))):
         if pending is None:
             event = draw(porrazo_event(start))
+            if event["event"] == "tendido":
+                # The dealer lays it, once a turn (RULES.md §5): a second one is a ronda instead.
+                if laid:
+                    event = {"player": seated.players[dealer], "event": "ronda", "rank": "5"}
+                else:
+                    event, laid = event | {"player": seated.players[dealer]}, True
+            if event["event"] == "cards":
+                dealer, laid = (dealer + 1) % len(seated.players), False
             pending = event if event["event"] == "porrazo" else None
         elif pending["event"] == "porrazo" and draw(st.booleans()):
-            who = draw(st.sampled_from(porrazo_players(start)))
+            who = next_in_play(seated, pending["player"])
             event = {"player": who, "event": "counter_porrazo", "rank": pending["rank"]}
             if draw(st.booleans()):
-                event["limpia"] = draw(st.sampled_from(RANKS))
+                event["limpia"] = draw(porrazo_limpia(start, pending["rank"]))
             pending = event
         elif pending["event"] == "counter_porrazo" and draw(st.integers(0, 5)) == 0:
-            who = draw(st.sampled_from(porrazo_players(start)))
+            who = next_in_play(seated, pending["player"])
             event, pending = {"player": who, "event": "san_benito"}, None
         else:
             event, pending = {"event": "confirm"}, None

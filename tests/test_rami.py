@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
+from tests.api_helpers import refused, rounds_url, send, start_match, unchanged
 from tests.rules_helpers import assert_at
 
 RAMI = GAMES["rami"]
@@ -225,8 +227,8 @@ def test_cards_and_points_may_both_be_given_when_they_agree():
         (out("Ana", Bo=points(5), Ana=points(5)), "hands.Ana", "went out and has no hand"),
         (out("Ana", Bo={"melded": True}), "hands.Bo", "tap the cards left or type their value"),
         (out("Ana", Bo=cards("A", "Z")), "hands.Bo.cards.1", "not a card rank"),
-        (out("Ana", Bo=points(281)), "hands.Bo.points", "between 0 and 280"),
-        (out("Ana", Bo=points(-1)), "hands.Bo.points", "between 0 and 280"),
+        (out("Ana", Bo=points(281)), "hands.Bo.points", "between 2 and 280"),
+        (out("Ana", Bo=points(-1)), "hands.Bo.points", "between 2 and 280"),
         (out("Ana", Bo={"points": 5}), "hands.Bo.melded", "Say whether Bo had melded"),
         (out("Ana", Bo=cards(*["2"] * 15)), "hands.Bo.cards", "between 1 and 14 cards"),
         (
@@ -318,3 +320,39 @@ def test_a_hand_must_say_whether_its_player_had_melded():
     with pytest.raises(Refusal) as refusal:
         play(table("Ana", "Bo"), out("Ana", Bo={"points": 5}))
     assert refusal.value.fields["hands.Bo.melded"] == ["Say whether Bo had melded."]
+
+
+# --- a hand that counts is worth 2 or more (RULES.md §1) -------------------------------------
+
+
+@pytest.mark.parametrize("value", [0, 1])
+@pytest.mark.parametrize("outcome", ["out", "blocked"])
+def test_a_hand_worth_0_or_1_is_refused(outcome, value):
+    # Every card left costs at least 2 (a 2), so no hand that counts is worth 0 or 1.
+    if outcome == "out":
+        entered = out("Ana", Bo=points(value))
+    else:
+        entered = {"outcome": "blocked", "hands": {"Ana": points(5), "Bo": points(value)}}
+    with pytest.raises(Refusal) as refusal:
+        RAMI.read_round(table("Ana", "Bo"), entered)
+    assert_at(refusal.value, "hands.Bo.points", f"cannot be worth {value}: every card left costs")
+
+
+def test_a_hand_worth_2_is_one_card_and_counts():
+    # Bo holds a single 2: Bo 2, Ana 0.
+    assert play(table("Ana", "Bo"), out("Ana", Bo=points(2))).rounds[0].scores == {
+        "Ana": 0,
+        "Bo": 2,
+    }
+
+
+def test_the_api_refuses_a_hand_worth_0_and_changes_nothing(client: FlaskClient) -> None:
+    match_id = start_match(client, {"game": "rami", "players": ["Ana", "Bo"]})["id"]
+    with unchanged(client, match_id):
+        body = refused(
+            send(client, "POST", rounds_url(match_id), out("Ana", Bo=points(0))),
+            422,
+            "hands.Bo.points",
+            "Type the value of the cards Bo still holds.",
+        )
+    assert "Bo's hand cannot be worth 0" in body["error"]

@@ -158,16 +158,16 @@ def test_two_phones_recording_at_once_both_count_in_order(tmp_path):
         finally:
             phone.close()
 
-    phones = [threading.Thread(target=record, args=(points,)) for points in (1, 2, 3, 4)]
+    phones = [threading.Thread(target=record, args=(points,)) for points in (2, 3, 4, 5)]
     for phone in phones:
         phone.start()
     for phone in phones:
         phone.join()
     assert failures == []
     stored = [row["input"]["hands"]["Bo"]["points"] for row in store.live_rounds(first, match_id)]
-    assert sorted(stored) == [1, 2, 3, 4]
+    assert sorted(stored) == [2, 3, 4, 5]
     assert [c["n"] for c in store.changes(first, match_id)] == [1, 2, 3, 4]
-    assert store.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 10}
+    assert store.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 14}
     first.close()
 
 

@@ -273,7 +273,7 @@ def test_every_game_survives_export_and_import(
 
     response = import_(there, [document])
     assert response.status_code == 200, response.json
-    assert outcome(response) == {"imported": [document["uid"]], "skipped": []}
+    assert outcome(response) == {"imported": [document["uid"]], "skipped": [], "conflicts": []}
 
     [summary] = there.get("/api/matches").json["matches"]
     original = client.get(f"/api/matches/{match_id}").json
@@ -322,7 +322,11 @@ def test_importing_again_skips_the_match(
 ) -> None:
     document = exported(client, played(client, body, rounds, correction, removal))
     assert import_(there, [document]).json["imported"] == [document["uid"]]
-    assert outcome(import_(there, [document])) == {"imported": [], "skipped": [document["uid"]]}
+    assert outcome(import_(there, [document])) == {
+        "imported": [],
+        "skipped": [document["uid"]],
+        "conflicts": [],
+    }
     assert there.get("/api/matches").json["total"] == 1
 
 
@@ -338,7 +342,11 @@ def test_the_whole_history_moves_in_one_go(
     assert [document["game"] for document in documents] == ["rami", "belote", "barbu"]
 
     answer = outcome(import_(there, documents))
-    assert answer == {"imported": [document["uid"] for document in documents], "skipped": []}
+    assert answer == {
+        "imported": [document["uid"] for document in documents],
+        "skipped": [],
+        "conflicts": [],
+    }
     assert history(there) == documents
 
 
@@ -347,7 +355,11 @@ def test_a_uid_twice_in_one_import_is_stored_once(
 ) -> None:
     document = exported(client, rami)
     answer = outcome(import_(there, [document, document]))
-    assert answer == {"imported": [document["uid"]], "skipped": [document["uid"]]}
+    assert answer == {
+        "imported": [document["uid"]],
+        "skipped": [document["uid"]],
+        "conflicts": [],
+    }
 
 
 def test_the_players_seat_the_teams_whatever_the_order_of_the_keys(
@@ -516,7 +528,10 @@ def test_a_history_may_be_far_larger_than_a_round(
 
 def test_an_empty_import_imports_nothing(there: FlaskClient) -> None:
     response = import_(there, [])
-    assert (response.status_code, outcome(response)) == (200, {"imported": [], "skipped": []})
+    assert (response.status_code, outcome(response)) == (
+        200,
+        {"imported": [], "skipped": [], "conflicts": []},
+    )
 
 
 # --- one match: JSON and CSV ------------------------------------------------------------------

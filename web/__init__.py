@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hmac
 
-from flask import current_app, g
+from flask import Response, current_app, g, request
+from flask_babel import gettext as _
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from sqlite_utils import Database
 
 import access
@@ -25,8 +28,103 @@ def close_db(_error: BaseException | None = None) -> None:
         db.close()
 
 
-def check_passcode(given: str | None) -> None:
-    """Refuse to start a match without the site passcode, when the site has one."""
+PASSCODE_HEADER = "X-Tablescore-Passcode"
+
+
+def check_passcode(given: str | None, door: str = "start") -> None:
+    """Refuse a change outside a match's own token without the site passcode, when it has one.
+
+    `door` names what is asked for ("start", "import", "rename"), so the refusal says it.
+    """
     passcode = current_app.config.get("PASSCODE")
-    if passcode and not hmac.compare_digest(str(given or ""), str(passcode)):
-        raise access.Forbidden("This Tablescore asks for its passcode to start a match.")
+    if passcode is None or passcode == "":
+        return
+    expected = as_bytes(str(passcode))
+    # Either reading may be the one typed: a header's UTF-8 bytes reach WSGI read as Latin-1.
+    readings = {as_bytes(text) for text in spellings(given or "")}
+    # Compare every reading, so the time taken says nothing about which one came close.
+    matched = [hmac.compare_digest(reading, expected) for reading in readings]
+    if not any(matched):
+        raise access.Forbidden(passcode_refusal(door))
+
+
+def as_bytes(text: str) -> bytes:
+    """Encode text as UTF-8 for comparing; a lone surrogate is kept rather than refused (a 500)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def spellings(given: str) -> list[str]:
+    """Return the text as received and, if it is UTF-8 read as Latin-1 (a header), as sent."""
+    try:
+        return [given, given.encode("latin-1").decode("utf-8")]
+    except UnicodeError:
+        return [given]
+
+
+def passcode_refusal(door: str) -> str:
+    """Say what the passcode is asked for and where to give it, in the door's own way."""
+    if request.blueprint == "api" or request.path.startswith("/api/"):
+        return {
+            "import": _(
+                "This Tablescore asks for its passcode to import matches: send it in the "
+                "X-Tablescore-Passcode header."
+            ),
+            "rename": _(
+                "This Tablescore asks for its passcode to rename or merge players: send it in "
+                "the X-Tablescore-Passcode header."
+            ),
+        }.get(
+            door,
+            _(
+                "This Tablescore asks for its passcode to start a match: send it in the "
+                "X-Tablescore-Passcode header."
+            ),
+        )
+    return {
+        "import": _(
+            "This Tablescore asks for its passcode to import matches: type it in the passcode "
+            "box, or ask whoever runs it."
+        ),
+        "rename": _(
+            "This Tablescore asks for its passcode to rename or merge players: type it in the "
+            "passcode box, or ask whoever runs it."
+        ),
+    }.get(
+        door,
+        _(
+            "This Tablescore asks for its passcode to start a match: type it in the passcode "
+            "box, or ask whoever runs it."
+        ),
+    )
+
+
+limiter = Limiter(get_remote_address, storage_uri="memory://")
+"""Counts tries per phone at the doors a guess could open; in memory, as one server runs."""
+
+
+def join_limit() -> str:
+    """Return how many wrong codes one address may try, per the app's JOIN_LIMIT."""
+    return current_app.config["JOIN_LIMIT"]
+
+
+def too_many_codes() -> str:
+    """Say why a phone must wait before trying another code."""
+    return _(
+        "Too many wrong codes from this phone: wait a minute, then type the code again or ask "
+        "the scoring phone for a new one."
+    )
+
+
+def wrong_code(response: Response) -> bool:
+    """Count only refused codes, so a table of phones joining rightly is never held back."""
+    return response.status_code == 422
+
+
+joining = limiter.shared_limit(
+    join_limit,
+    scope="join",
+    methods=["POST"],
+    error_message=too_many_codes,
+    deduct_when=wrong_code,
+)
+"""One count of wrong codes per address, shared by POST /join and POST /api/join."""

@@ -11,7 +11,7 @@ import access
 import matches
 from scorers import GAMES
 
-from . import check_passcode, get_db, openapi
+from . import check_passcode, get_db, joining, openapi
 from .json_body import body, require_json
 from .present import change_json, game_json, match_json, round_json, summary_json
 
@@ -175,8 +175,12 @@ def handoff(match_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/join")
+@joining
 def join() -> ResponseReturnValue:
-    """Trade a handoff code for this device's own scorer token."""
+    """Trade a handoff code for this device's own scorer token.
+
+    Wrong codes are counted per address (JOIN_LIMIT): past it, 429 until the minute is over.
+    """
     data = body()
     device = access.read_label(data.get("device"))
     match_id, token = access.accept(get_db(), str(data.get("code", "")), device)

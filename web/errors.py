@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -11,6 +11,8 @@ from werkzeug.exceptions import HTTPException
 from access import Forbidden
 from matches import Conflict, NotFound, Stale
 from scorers import Refusal
+
+from .json_body import check_body
 
 
 def answer(status: int, message: str, fields: dict | None = None) -> ResponseReturnValue:
@@ -21,7 +23,9 @@ def answer(status: int, message: str, fields: dict | None = None) -> ResponseRet
 
 
 def register(app: Flask) -> None:
-    """Install the handlers that turn exceptions into answers."""
+    """Install the handlers that turn exceptions into answers, and the check of JSON bodies."""
+    # Before any view reads a body: those that parse it themselves are covered too.
+    app.before_request(check_body)
 
     @app.errorhandler(Refusal)
     def refused(refusal: Refusal) -> ResponseReturnValue:
@@ -55,4 +59,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
-        return answer(error.code or 500, error.description or error.name)
+        response = make_response(answer(error.code or 500, error.description or error.name))
+        # The error's own headers say what to do next: a 405's Allow lists the methods.
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from scorers import GAMES
 
 from . import players, transfer
+from .json_body import MAX_DEPTH
 
 JSON = "application/json"
 
@@ -27,7 +29,7 @@ def answer(description: str, schema: dict[str, Any] | None = None) -> dict[str, 
 def refusals(*codes: int) -> dict[str, Any]:
     """Describe the error answers an operation can give, all in the one error shape."""
     meaning = {
-        400: "The body is not JSON, or not an object.",
+        400: f"The body is not JSON, not an object, or nested more than {MAX_DEPTH} levels deep.",
         403: "No scorer token for this match (or the site passcode is missing).",
         404: "No such match or round.",
         409: "The match is over, the change would make a later round impossible, or the "
@@ -35,7 +37,8 @@ def refusals(*codes: int) -> dict[str, Any]:
         412: "If-Match names a round or a version that is no longer there: reload first.",
         413: "The body is larger than 64 KB.",
         415: "The body is not sent as application/json.",
-        422: "The input does not follow the rules; `fields` says where.",
+        422: "The input does not follow the rules, or its text holds a lone surrogate; "
+        "`fields` says where.",
     }
     return {str(code): answer(meaning[code], ref("Error")) for code in codes}
 
@@ -49,6 +52,9 @@ MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type
 ROUND_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 ROUND_ID = {"name": "round_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 CHANGE_ERRORS = (400, 403, 404, 409, 413, 415, 422)
+DOOR_ERRORS = (400, 413, 415, 422)
+"""What any POST or PUT may be answered before its view runs: a body not JSON (415), too large
+(413), nested too deeply (400), or holding a lone surrogate (422)."""
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "in": "header",
@@ -113,7 +119,7 @@ SCHEMAS: dict[str, Any] = {
                     "type": "object",
                     "properties": {
                         "cards": {"type": "array", "items": {"type": "string"}},
-                        "points": {"type": "integer", "minimum": 0},
+                        "points": {"type": "integer", "minimum": 2},
                         "melded": {"type": "boolean"},
                     },
                 },
@@ -135,15 +141,36 @@ SCHEMAS: dict[str, Any] = {
                 "additionalProperties": {"type": "integer"},
             },
             "last_trick": {"type": ["string", "null"]},
-            "belote": {"type": ["string", "null"]},
+            "belote": {
+                "type": ["string", "null"],
+                "description": "The team that announced belote-rebelote. At all trump, in "
+                "answers: the team holding belotes when only one does, null when both do "
+                "(see belotes).",
+            },
+            "belotes": {
+                "type": "object",
+                "description": "All trump only: belotes per team, 20 each (official rules: up to "
+                "four between the teams, one per suit; maison: one). Answers give it for every "
+                "all-trump deal, both teams, 0 included; other trumps take only zeros.",
+                "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4},
+                "example": {"Nous": 2, "Eux": 1},
+            },
             "capot": {"type": ["string", "null"]},
             "announcements": {"type": "object", "additionalProperties": {"type": "integer"}},
             "contract": {
-                "description": "Coinche only: 80–160 by tens, capot or generale.",
+                "description": 'Coinche only: 80–160 by tens (a number: the text "100" is '
+                "refused), capot or generale.",
                 "anyOf": [{"type": "integer"}, {"type": "string", "enum": ["capot", "generale"]}],
             },
-            "coinche": {"type": "string", "enum": ["none", "coinche", "surcoinche"]},
-            "taker_alone": {"type": "boolean"},
+            "coinche": {
+                "type": "string",
+                "enum": ["none", "coinche", "surcoinche"],
+                "description": 'Coinche only; classic belote takes "none" (or nothing).',
+            },
+            "taker_alone": {
+                "type": "boolean",
+                "description": "Coinche générale only; classic belote takes false (or nothing).",
+            },
         },
     },
     "BarbuHand": {
@@ -260,6 +287,19 @@ SCHEMAS: dict[str, Any] = {
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "result": {"type": "string", "description": "Belote: made, fall, litige or capot."},
             "reserve": {"type": "integer", "description": "Belote: points held after the deal."},
+            "reserve_won": {
+                "type": "integer",
+                "description": "Belote: the reserve this deal's winner took (0 when none).",
+            },
+            "rounded": {
+                "type": "boolean",
+                "description": "Belote: whether rounding to tens changed this deal's scores.",
+            },
+            "tie": {
+                "type": "boolean",
+                "description": "Belote: both teams made the same total (a litige, or a fall "
+                "when ties count as one).",
+            },
             "raw": {
                 "type": "object",
                 "description": "Barbu: the contract's scores before doubles.",
@@ -559,7 +599,7 @@ def document() -> dict[str, Any]:
                             },
                         )
                     }
-                    | refusals(403, 404),
+                    | refusals(403, 404, 415),
                 }
             },
             "/api/join": {
@@ -588,7 +628,14 @@ def document() -> dict[str, Any]:
                             },
                         )
                     }
-                    | refusals(400, 415, 422),
+                    | refusals(400, 415, 422)
+                    | {
+                        "429": answer(
+                            "Too many wrong codes from this address (ten a minute by default, "
+                            "JOIN_LIMIT): wait, then try again.",
+                            ref("Error"),
+                        )
+                    },
                 }
             },
             "/api/openapi.json": {
@@ -610,5 +657,15 @@ def document() -> dict[str, Any]:
         },
     }
     # The players' and the export/import blueprints describe their own paths.
-    described["paths"] |= players.OPENAPI_PATHS | transfer.OPENAPI_PATHS
+    described["paths"] |= deepcopy(players.OPENAPI_PATHS | transfer.OPENAPI_PATHS)
+    with_door_errors(described["paths"])
     return described
+
+
+def with_door_errors(paths: dict[str, Any]) -> None:
+    """Add the door's refusals to every POST and PUT that does not describe them already."""
+    for operations in paths.values():
+        for method, operation in operations.items():
+            if method in ("post", "put"):
+                for code, described in refusals(*DOOR_ERRORS).items():
+                    operation["responses"].setdefault(code, described)

@@ -30,7 +30,7 @@ import store
 from scorers import GAMES, Refusal, Scorer
 from scorers.forms import RefusalOnFields, match_form
 
-from . import check_passcode, get_db
+from . import check_passcode, get_db, joining
 from .chart import chart
 
 bp = Blueprint("pages", __name__)
@@ -154,11 +154,25 @@ def known_names() -> list[str]:
     return [row["name"] for row in played[:KNOWN_NAMES]]
 
 
+KEPT_TOKENS = 30
+"""How many matches' scorer tokens a browser's session keeps, the newest kept: 30 of them make
+a cookie of about 1.4 KB, and a browser drops a cookie past 4 KB."""
+
+
 def keep_token(match_id: int, token: str | None) -> None:
-    """Keep a match's scorer token in this browser's session: this phone may score it."""
+    """Keep a match's scorer token in this browser's session: this phone may score it.
+
+    Only the KEPT_TOKENS kept last stay; the session's JSON sorts its keys, so the order they
+    were kept in is kept beside them (a session from before that order counts as older).
+    """
     tokens = dict(session.get("scorer_tokens", {}))
+    ordered = [key for key in session.get("scorer_order", []) if key in tokens]
+    older = [key for key in tokens if key not in ordered]
     tokens[str(match_id)] = token
-    session["scorer_tokens"] = tokens
+    kept = [key for key in older + ordered if key != str(match_id)] + [str(match_id)]
+    kept = kept[-KEPT_TOKENS:]
+    session["scorer_tokens"] = {key: tokens[key] for key in kept}
+    session["scorer_order"] = kept
 
 
 def session_token(match_id: int) -> str | None:
@@ -436,17 +450,35 @@ def handoff(match_id: int) -> ResponseReturnValue:
         code = access.offer(get_db(), match_id)
         link = url_for(".join_with", code=code, _external=True)
         qr = segno.make(link, micro=False).svg_inline(scale=4, dark="#1d1d1b", light="#ffffff")
-    phones = access.phones(get_db(), match_id)
-    return render_template("handoff.html", match=played, code=code, link=link, qr=qr, phones=phones)
+    me = access.scorer_id(get_db(), match_id, session_token(match_id))
+    keeper = access.owner(get_db(), match_id)
+    phones = [
+        row | {"revocable": access.may_revoke(me, keeper, row["kind"], row["id"])}
+        for row in access.phones(get_db(), match_id)
+    ]
+    return render_template(
+        "handoff.html",
+        match=played,
+        code=code,
+        link=link,
+        qr=qr,
+        phones=phones,
+        keeps=me is not None and me == keeper,
+    )
 
 
 @bp.post("/matches/<int:match_id>/revoke")
 def revoke(match_id: int) -> ResponseReturnValue:
-    """Take back a phone's right to score, or a code not used yet."""
+    """Take back a phone's right to score, or a code not used yet; a joined phone may take
+    back only itself and codes, the phone that started the match any phone (else 403)."""
     phone(match_id)
     row = request.form.get("id", "")
     kind = request.form.get("kind", "")
-    access.revoke(get_db(), match_id, kind, int(row) if row.isdigit() else 0)
+    me = access.scorer_id(get_db(), match_id, session_token(match_id))
+    access.revoke(get_db(), match_id, kind, int(row) if row.isdigit() else 0, me)
+    if kind == "phone" and row == str(me):
+        flash(_("This phone no longer scores this match."))
+        return redirect(url_for(".match", match_id=match_id))
     flash(_("Revoked."))
     return redirect(url_for(".handoff", match_id=match_id))
 
@@ -458,8 +490,12 @@ def join_with(code: str) -> ResponseReturnValue:
 
 
 @bp.route("/join", methods=["GET", "POST"])
+@joining
 def join() -> ResponseReturnValue:
-    """Let this phone score a match with the code another phone made."""
+    """Let this phone score a match with the code another phone made.
+
+    Wrong codes are counted per address (JOIN_LIMIT): past it, 429 until the minute is over.
+    """
     if request.method == "GET":
         return render_template("join.html")
     code, device = request.form.get("code", ""), request.form.get("device", "")

@@ -11,11 +11,12 @@ from flask_babel import gettext as _
 from wtforms import StringField
 from wtforms.fields import Field
 
+import access
 import players
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
-from . import get_db
+from . import PASSCODE_HEADER, check_passcode, get_db
 from .json_body import body, require_json
 from .pages import submit
 from .present import summary_json
@@ -99,6 +100,7 @@ def profile_json(name: str) -> ResponseReturnValue:
 @bp.post("/api/players/<path:name>/rename")
 def rename_json(name: str) -> ResponseReturnValue:
     """Rename a player, or merge them into the player whose name they take."""
+    check_passcode(request.headers.get(PASSCODE_HEADER), "rename")
     require_json()
     renamed = players.rename(get_db(), name, body())
     return jsonify(player_json(players.find(get_db(), renamed)))
@@ -142,6 +144,11 @@ def profile(name: str) -> ResponseReturnValue:
 def rename(name: str) -> ResponseReturnValue:
     """Rename a player from their page, then show them under the new name."""
     form = RenameForm(request.form)
+    try:
+        check_passcode(request.form.get("passcode"), "rename")
+    except access.Forbidden as refused:
+        form.form_errors = [str(refused)]
+        return show(name, form, 403)
     renamed, status = submit(form, lambda data: players.rename(get_db(), name, data))
     if renamed:
         flash(_("Renamed %(name)s to %(renamed)s.", name=name, renamed=renamed))
@@ -164,6 +171,13 @@ def answer(description: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+PASSCODE = {
+    "name": PASSCODE_HEADER,
+    "in": "header",
+    "required": False,
+    "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
+    "schema": {"type": "string"},
+}
 UNKNOWN = answer("Nobody of that name (in any case) has played a match.", schema("Error"))
 RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
 PLAYER = {
@@ -259,7 +273,7 @@ OPENAPI_PATHS: dict[str, Any] = {
             "summary": "Rename a player; taking the name of a player never met at a table merges",
             "description": "Only who the seats belong to changes: matches keep the names as "
             "typed. Every rename is kept in an append-only log.",
-            "parameters": [NAME],
+            "parameters": [NAME, PASSCODE],
             "requestBody": {
                 "required": True,
                 "content": {
@@ -275,6 +289,9 @@ OPENAPI_PATHS: dict[str, Any] = {
             "responses": {
                 "200": answer("The player under the new name", PLAYER),
                 "400": answer("The body is not JSON, or not an object.", schema("Error")),
+                "403": answer(
+                    "The server has a passcode and the request did not send it.", schema("Error")
+                ),
                 "404": UNKNOWN,
                 "409": answer(
                     "The new name belongs to a player who sat at the same table.",

@@ -26,11 +26,12 @@ from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+import access
 import store
 import transfer
 from scorers import Refusal
 
-from . import get_db
+from . import PASSCODE_HEADER, check_passcode, get_db
 from .pages import keep_token
 
 bp = Blueprint("transfer", __name__, cli_group=None)
@@ -82,6 +83,7 @@ def export_history() -> ResponseReturnValue:
 @bp.post("/api/import")
 def import_history() -> ResponseReturnValue:
     """Import an array of export documents: every new match, or nothing if one is refused."""
+    check_passcode(request.headers.get(PASSCODE_HEADER), "import")
     if not request.is_json:
         abort(415, "Send the export as JSON, with Content-Type: application/json.")
     exported = request.get_json(silent=True)
@@ -95,6 +97,10 @@ def import_page() -> ResponseReturnValue:
     """Import an export file chosen on this device, then show the history it joins."""
     if request.method == "GET":
         return render_template("transfer/import.html")
+    try:
+        check_passcode(request.form.get("passcode"), "import")
+    except access.Forbidden as refused:
+        return render_template("transfer/import.html", refusal=Refusal(str(refused))), 403
     upload = request.files.get("document")
     try:
         if upload is None or not upload.filename:
@@ -264,8 +270,19 @@ OPENAPI_PATHS: dict[str, Any] = {
     "/api/import": {
         "post": {
             "summary": "Import export documents: all of them or, if one is refused, none",
-            "description": "A match whose uid is already here is skipped. Every other match is "
-            "replayed from its log and must give the document's scores and totals.",
+            "description": "A match whose uid is already here with the same history is "
+            "skipped; with another history it is listed in conflicts and left as it is. Every "
+            "other match is replayed from its log and must give the document's scores and totals.",
+            "parameters": [
+                {
+                    "name": PASSCODE_HEADER,
+                    "in": "header",
+                    "required": False,
+                    "description": "The site passcode, when the server sets one "
+                    "(TABLESCORE_PASSCODE).",
+                    "schema": {"type": "string"},
+                }
+            ],
             "requestBody": {"required": True, "content": {"application/json": {"schema": HISTORY}}},
             "responses": {
                 "200": {
@@ -274,16 +291,23 @@ OPENAPI_PATHS: dict[str, Any] = {
                         "application/json": {
                             "schema": {
                                 "type": "object",
-                                "required": ["imported", "skipped"],
+                                "required": ["imported", "skipped", "conflicts"],
                                 "properties": {
                                     "imported": {"type": "array", "items": {"type": "string"}},
                                     "skipped": {"type": "array", "items": {"type": "string"}},
+                                    "conflicts": {
+                                        "type": "array",
+                                        "items": {"type": "string"},
+                                        "description": "uids already here with another "
+                                        "history: neither changed",
+                                    },
                                 },
                             }
                         }
                     },
                 },
                 "400": refusal("The body is not JSON."),
+                "403": refusal("The server has a passcode and the request did not send it."),
                 "413": refusal(f"The body is larger than {IMPORT_LIMIT // 2**20} MB."),
                 "415": refusal("The body is not sent as application/json."),
                 "422": refusal(
