@@ -22,21 +22,6 @@ ISOLATES = ("\u2068", "\u2069")
 DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
 
 
-def phone_in(table: Table, scheme: str, language: str) -> Page:
-    """A scoring phone in a colour scheme and a language."""
-    page = table.phone()
-    page.context.close()
-    context = table.browser.new_context(**PHONE, color_scheme=scheme, locale=language)
-    serializer = table.app.session_interface.get_signing_serializer(table.app)
-    cookie = serializer.dumps({"scorer_tokens": dict(table.tokens)})
-    context.add_cookies([{"name": "session", "value": cookie, "url": table.base}])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.script_errors = errors  # type: ignore[attr-defined]
-    return page
-
-
 def width(page: Page) -> int:
     """The page's width: wider than the phone means sideways scrolling."""
     return page.evaluate("document.documentElement.scrollWidth")
@@ -68,7 +53,7 @@ def test_ten_belote_deals_fit_the_first_screen_of_the_whole_sheet(table: Table, 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_hearts_and_diamonds_are_drawn_red(table: Table, belote: int, scheme: str):
-    page = phone_in(table, scheme, "en-US")
+    page = table.phone(scheme, "en-US")
     page.goto(f"{table.base}/matches/{belote}/sheet")
     red = page.evaluate("getComputedStyle(document.querySelector('.red-suit')).color")
     black = page.evaluate("getComputedStyle(document.querySelector('.sheet td.deal')).color")
@@ -94,7 +79,7 @@ HELPERS = {
 @pytest.mark.parametrize(("body", "opener"), HELPERS.values(), ids=HELPERS.keys())
 def test_every_helper_opened_fits_the_phone(table: Table, body, opener, scheme, language):
     match_id = table.start(body)
-    page = phone_in(table, scheme, language)
+    page = table.phone(scheme, language)
     page.goto(f"{table.base}/matches/{match_id}")
     page.locator(opener).tap()
     assert width(page) <= PHONE["viewport"]["width"]
@@ -106,7 +91,7 @@ def test_persian_sentences_isolate_names_and_numbers(table: Table):
         {"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]},
         {"contract": "no_tricks", "taken": {"Ana": 4, "Bo": 3, "Cy": 3, "Di": 3}},
     )
-    page = phone_in(table, "light", "fa")
+    page = table.phone("light", "fa")
     page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
     steps = page.locator("ol.steps li").all_text_contents()
     assert steps and all(ISOLATES[0] in step and ISOLATES[1] in step for step in steps)
@@ -136,7 +121,7 @@ def test_times_are_shown_in_the_phones_own_time_zone(table: Table):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_barbu_double_that_cannot_be_tapped_says_why(table: Table, scheme: str):
     match_id = table.start({"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]})
-    page = phone_in(table, scheme, "en-US")
+    page = table.phone(scheme, "en-US")
     page.goto(f"{table.base}/matches/{match_id}")
     # Ana declares: she only redoubles a player who doubled her.
     cell = page.locator("label.toggle:has(input[value='0>1'])")

@@ -66,9 +66,9 @@ class Table:
         """The rounds the match holds."""
         return self.client.get(f"/api/matches/{match_id}").json["rounds"]
 
-    def phone(self) -> Page:
+    def phone(self, scheme: str = "light", language: str = "en-US") -> Page:
         """Open a phone that holds the scorer token of every match started so far."""
-        context = self.browser.new_context(**PHONE)
+        context = self.browser.new_context(**PHONE, color_scheme=scheme, locale=language)
         serializer = self.app.session_interface.get_signing_serializer(self.app)
         cookie = serializer.dumps({"scorer_tokens": dict(self.tokens)})
         context.add_cookies([{"name": "session", "value": cookie, "url": self.base}])
