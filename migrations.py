@@ -304,3 +304,31 @@ def m006_safe_changes(db: Database) -> None:
     )
     db.table("matches").add_column("rematch_of", int)
     db.table("matches").create_index(["rematch_of"])
+
+
+@migrations()
+def m007_imports_out_of_sight(db: Database) -> None:
+    """Let an import store its matches in short batches that stay out of sight until the last
+    batch is in, and be dropped whole if it never finishes."""
+    # A match with an import_id belongs to an import still under way: no list, page or count
+    # shows it, and its seats count for nobody until the import finishes.
+    db.table("matches").add_column("import_id", int)
+    db.execute("CREATE INDEX matches_importing ON matches (import_id) WHERE import_id IS NOT NULL")
+    db.table("imports").create(
+        {"id": int, "started_utc": str, "touched_utc": str},
+        pk="id",
+        not_null=["started_utc", "touched_utc"],
+        strict=True,
+    )
+    # The log of a stored match stays append-only; the log of a match an unfinished import
+    # was bringing in was never stored, and goes with it.
+    db.execute("DROP TRIGGER changes_refuse_delete")
+    db.execute(
+        """
+        CREATE TRIGGER changes_refuse_delete BEFORE DELETE ON changes
+        WHEN NOT EXISTS (
+            SELECT 1 FROM matches WHERE id = old.match_id AND import_id IS NOT NULL
+        )
+        BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+        """
+    )

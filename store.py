@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,10 @@ FINISHED = "finished"
 
 def now_utc() -> str:
     """Return the current UTC time as stored: ISO 8601 to the second, with a Z."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime(STAMP)
+
+
+STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def prepare(path: str) -> None:
@@ -82,9 +85,14 @@ def insert_match(
     totals: dict,
     at: str,
     rematch_of: int | None = None,
+    import_id: int | None = None,
 ) -> int:
     """Store a new match with its seats, the totals it starts from, and what it counts for
-    its players; `variant` holds the options that keep its statistics apart."""
+    its players; `variant` holds the options that keep its statistics apart.
+
+    A match brought in by an import under way (`import_id`) counts for nobody yet: its seats
+    wait under no player's key until `finish_import`.
+    """
     players = list(players)
     match_id = (
         db.table("matches")
@@ -103,6 +111,7 @@ def insert_match(
                 "totals_json": json.dumps(totals),
                 "rounds_played": 0,
                 "rematch_of": rematch_of,
+                "import_id": import_id,
             }
         )
         .last_pk
@@ -113,7 +122,7 @@ def insert_match(
             "seat": seat,
             "name": name,
             "name_key": name.casefold(),
-            "player_key": name.casefold(),
+            "player_key": UNSEEN if import_id else name.casefold(),
             "side": side_of(name, teams),
         }
         for seat, name in enumerate(players)
@@ -128,8 +137,13 @@ def insert_match(
         """,
         [(name.casefold(), name, at) for name in players],
     )
-    tally(db, match_id, 1)
+    if import_id is None:
+        tally(db, match_id, 1)
     return match_id
+
+
+UNSEEN = ""
+"""The player key of a seat whose match an import is still bringing in: no name has it."""
 
 
 def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
@@ -150,7 +164,8 @@ def match_version(db: Database, match_id: int) -> int:
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     """Return a match row with its JSON columns decoded, or None."""
-    rows = list(db.query("select * from matches where id = ?", [match_id]))
+    query = "select * from matches where id = ? and import_id is null"
+    rows = list(db.query(query, [match_id]))
     return decoded(rows[0]) if rows else None
 
 
@@ -338,10 +353,11 @@ def cache_result(
 ) -> None:
     """Keep the match's totals, status and winner as the latest replay found them, and what
     the match counts for its players with them."""
-    before = db.execute("select status, winner from matches where id = ?", [match_id]).fetchone()
+    query = "select status, winner, import_id from matches where id = ?"
+    before = db.execute(query, [match_id]).fetchone()
     # A match being played counts as played only, whatever its totals: most rounds leave the
-    # players' records as they are.
-    recount = FINISHED in (before[0], status) or before[1] != winner
+    # players' records as they are. One an import is bringing in counts once it is in.
+    recount = before[2] is None and (FINISHED in (before[0], status) or before[1] != winner)
     if recount:
         tally(db, match_id, -1)
     update(
@@ -367,7 +383,7 @@ RECORDS_TALLY = """
         :sign * (m.status = 'finished' and m.winner is s.side),
         :sign * iif(m.status = 'finished',
             (select value from json_each(m.totals_json) where key = s.side), 0)
-    from seats s join matches m on m.id = s.match_id where s.match_id = :match
+    from seats s join matches m on m.id = s.match_id where {matches}
     on conflict (player_key, game, variant_json) do update set
         matches = matches + excluded.matches, finished = finished + excluded.finished,
         wins = wins + excluded.wins, scored = scored + excluded.scored
@@ -378,7 +394,7 @@ RIVALRIES_TALLY = """
     select s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
         :sign * (m.winner is o.side)
     from seats s join seats o on o.match_id = s.match_id and o.side != s.side
-    join matches m on m.id = s.match_id where s.match_id = :match
+    join matches m on m.id = s.match_id where {matches}
     on conflict (player_key, opponent_key) do update set
         matches = matches + excluded.matches, wins = wins + excluded.wins,
         losses = losses + excluded.losses
@@ -388,8 +404,8 @@ RIVALRIES_TALLY = """
 def tally(db: Database, match_id: int, sign: int) -> None:
     """Add (sign 1) or take back (sign -1) what a match counts for each of its players: a
     match played, finished, won, its final total, and who they played it against."""
-    db.execute(RECORDS_TALLY, {"match": match_id, "sign": sign})
-    db.execute(RIVALRIES_TALLY, {"match": match_id, "sign": sign})
+    for query in (RECORDS_TALLY, RIVALRIES_TALLY):
+        db.execute(query.format(matches="s.match_id = :match"), {"match": match_id, "sign": sign})
 
 
 def find_matches(
@@ -432,15 +448,26 @@ def find_matches(
         # last day the calendar has (9999-12-31) needs no day after it.
         where.append("m.created_utc < ?")
         params.append(f"{until.isoformat()}T24")
-    clause = f"where {' and '.join(where)}" if where else ""
-    # A player's seats alone count their matches, when nothing else filters them.
-    counted = "seats s" if player and len(where) == 1 else source
-    total = db.execute(f"select count(*) from {counted} {clause}", params).fetchone()[0]
+    # A player's seats alone count their matches, when nothing else filters them: the seats
+    # of an import under way are no player's. Other counts leave out an import's matches
+    # only while one is under way, so the plain count reads no row.
+    if player and len(where) == 1:
+        counted = f"select count(*) from seats s where {where[0]}"
+    else:
+        counting = [*where, "m.import_id is null"] if importing(db) else where
+        counted = f"select count(*) from {source} {where_clause(counting)}"
+    total = db.execute(counted, params).fetchone()[0]
+    clause = where_clause([*where, "m.import_id is null"])
     rows = db.query(
         f"select m.* from {source} {clause} order by {order} limit ? offset ?",
         [*params, per_page, (page - 1) * per_page],
     )
     return [decoded(row) for row in rows], total
+
+
+def where_clause(conditions: list[str]) -> str:
+    """Join conditions into a where clause, or none when there are none."""
+    return f"where {' and '.join(conditions)}" if conditions else ""
 
 
 def players(db: Database) -> list[dict[str, Any]]:
@@ -508,7 +535,8 @@ def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
 
 def match_ids(db: Database) -> list[int]:
     """Return the id of every match, oldest first."""
-    return [row["id"] for row in db.query("select id from matches order by id")]
+    query = "select id from matches where import_id is null order by id"
+    return [row["id"] for row in db.query(query)]
 
 
 def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
@@ -519,6 +547,52 @@ def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def has_uid(db: Database, uid: str) -> bool:
-    """Say whether a match with this uid is stored already."""
-    return any(db.query("select 1 from matches where uid = ?", [uid]))
+# An import stores its matches in batches, each a short transaction, out of sight until the
+# last is in: a phone recording a round waits for one batch at most, never for the import.
+
+ABANDONED_MINUTES = 5
+"""How long an import may go without storing a batch before it is taken as dead and dropped."""
+
+IMPORTED_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "starts", "seats")
+"""Every table holding rows of a match, in an order their foreign keys allow deleting."""
+
+
+def importing(db: Database) -> bool:
+    """Say whether an import is under way (or died and awaits dropping)."""
+    return db.execute("select 1 from imports limit 1").fetchone() is not None
+
+
+def begin_import(db: Database, at: str) -> int:
+    """Drop imports that died on the way, and start keeping a new one."""
+    cutoff = datetime.strptime(at, STAMP) - timedelta(minutes=ABANDONED_MINUTES)
+    cutoff = cutoff.strftime(STAMP)
+    query = "select id from imports where touched_utc < ?"
+    for (dead,) in db.execute(query, [cutoff]).fetchall():
+        drop_import(db, dead)
+    return add(db, "imports", {"started_utc": at, "touched_utc": at})
+
+
+def touch_import(db: Database, import_id: int, at: str) -> None:
+    """Say the import is still alive as it stores another batch."""
+    update(db, "imports", import_id, {"touched_utc": at})
+
+
+def finish_import(db: Database, import_id: int) -> None:
+    """Bring every match of the import into sight at once, counted for its players."""
+    ids = "select id from matches where import_id = :import"
+    db.execute(
+        f"update seats set player_key = name_key where match_id in ({ids})", {"import": import_id}
+    )
+    for query in (RECORDS_TALLY, RIVALRIES_TALLY):
+        db.execute(query.format(matches="m.import_id = :import"), {"import": import_id, "sign": 1})
+    db.execute("update matches set import_id = null where import_id = ?", [import_id])
+    db.execute("delete from imports where id = ?", [import_id])
+
+
+def drop_import(db: Database, import_id: int) -> None:
+    """Forget every match an import stored before it failed: none was ever in sight."""
+    ids = "select id from matches where import_id = :import"
+    for table in IMPORTED_ROWS:
+        db.execute(f"delete from {table} where match_id in ({ids})", {"import": import_id})
+    db.execute("delete from matches where import_id = ?", [import_id])
+    db.execute("delete from imports where id = ?", [import_id])

@@ -12,9 +12,10 @@ import io
 import json
 import re
 import sqlite3
-from collections import Counter
+import time
+from collections import Counter, deque
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -265,52 +266,121 @@ def parse(data: bytes | str) -> Any:
     return parsed
 
 
+BATCH_SECONDS = 0.05
+"""How long an import holds the write lock at a time: a phone recording a round waits for one
+batch at most."""
+PAUSE_SECONDS = 0.025
+"""The gap left after each batch. A phone kept waiting by SQLite wakes at least this often in
+its first tenth of a second, so it gets its turn in the gap."""
+
+
 def import_history(db: Database, exported: Any) -> Outcome:
-    """Check every document, then store the new matches in one transaction: all or nothing."""
+    """Check every document, then store the new matches: all or nothing.
+
+    They go in by batches, each a short transaction, and stay out of sight until the last
+    batch is in; an import that fails on the way is dropped whole.
+    """
     incoming = read_history(exported)
-    outcome = Outcome()
     with store.writing(db):
-        for match in incoming:
-            here = stored_id(db, match.uid)
-            if here is not None:
-                kept = outcome.skipped if same_history(db, here, match) else outcome.conflicts
-                kept.append(match.uid)
-            else:
-                match_id = keep(db, match)
-                outcome.imported.append(match.uid)
-                # Tokens never travel in an export: whoever imports a match may score it.
-                token = access.issue(db, match_id, _("the phone that imported it"))
-                outcome.scorer_tokens[str(match_id)] = token
+        import_id = store.begin_import(db, store.now_utc())
+    try:
+        outcome, new = sorted_out(db, incoming)
+        waiting = deque(new)
+        while waiting:
+            with store.writing(db):
+                store_batch(db, import_id, waiting, outcome)
+            time.sleep(PAUSE_SECONDS)
+        with store.writing(db):
+            store.finish_import(db, import_id)
+    except BaseException as error:
+        with suppress(sqlite3.Error), store.writing(db):
+            store.drop_import(db, import_id)
+        if isinstance(error, sqlite3.IntegrityError):
+            raise another_import() from None
+        raise
     return outcome
 
 
+def store_batch(db: Database, import_id: int, waiting: deque[Incoming], outcome: Outcome) -> None:
+    """Store waiting matches of an import, out of sight, for one batch's time (one at least)."""
+    store.touch_import(db, import_id, store.now_utc())
+    until = time.monotonic() + BATCH_SECONDS
+    while True:
+        match = waiting.popleft()
+        match_id = keep(db, match, import_id)
+        outcome.imported.append(match.uid)
+        # Tokens never travel in an export: whoever imports a match may score it.
+        token = access.issue(db, match_id, _("the phone that imported it"))
+        outcome.scorer_tokens[str(match_id)] = token
+        if not waiting or time.monotonic() >= until:
+            return
+
+
+def sorted_out(db: Database, incoming: list[Incoming]) -> tuple[Outcome, list[Incoming]]:
+    """Tell the matches already here (skipped, or conflicts) from the new ones to store."""
+    outcome = Outcome()
+    new: dict[str, Incoming] = {}
+    for match in incoming:
+        here = stored_id(db, match.uid)
+        if here is None and match.uid not in new:
+            new[match.uid] = match
+            continue
+        # The same match twice in one import is stored once, as if it had been stored already.
+        there = history_document(new[match.uid]) if here is None else stored_document(db, here)
+        kept = outcome.skipped if there == history_document(match) else outcome.conflicts
+        kept.append(match.uid)
+    return outcome, list(new.values())
+
+
+def another_import() -> matches.Conflict:
+    """Refuse an import some of whose matches another import is bringing in right now."""
+    return matches.Conflict(
+        _(
+            "Another import is storing some of these matches right now. Nothing was "
+            "imported; try again once it has finished."
+        )
+    )
+
+
 def stored_id(db: Database, uid: str) -> int | None:
-    """Return the id of the match stored under this uid, if there is one."""
-    rows = list(db.query("select id from matches where uid = ?", [uid]))
-    return rows[0]["id"] if rows else None
+    """Return the id of the match stored under this uid, if there is one.
+
+    A match another import is still bringing in is refused: whether it will be stored is not
+    known yet.
+    """
+    query = "select id, import_id from matches where uid = ?"
+    rows = db.execute(query, [uid]).fetchall()
+    if rows and rows[0][1] is not None:
+        raise another_import()
+    return rows[0][0] if rows else None
 
 
-def same_history(db: Database, match_id: int, match: Incoming) -> bool:
-    """Say whether a stored match and an incoming one have the same table and history.
+def stored_document(db: Database, match_id: int) -> Any:
+    """Return a stored match's export document without what it replays to, as JSON reads it.
 
-    Both are compared as their export documents, which hold no local id; what the log
-    replays to (and the words explaining it) follows from the rest.
+    Without a local id and without the replayed numbers (and the words explaining them), two
+    matches with equal documents have the same table and history.
     """
     here = export_match(db, match_id)
-    incoming = {
-        "format": FORMAT,
-        "version": VERSION,
-        "uid": match.uid,
-        "game": match.scorer.id,
-        "options": dict(match.table.options),
-        "players": list(match.table.players),
-        "teams": None if match.table.teams is None else dict(match.table.teams),
-        "created_at": match.created_at,
-        "log": [entry.document() for entry in match.log],
-        "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
-    }
-    kept = {key: value for key, value in here.items() if key not in DERIVED}
-    return as_json(kept) == as_json(incoming)
+    return as_json({key: value for key, value in here.items() if key not in DERIVED})
+
+
+def history_document(match: Incoming) -> Any:
+    """Return an incoming match as `stored_document` reads a stored one."""
+    return as_json(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "uid": match.uid,
+            "game": match.scorer.id,
+            "options": dict(match.table.options),
+            "players": list(match.table.players),
+            "teams": None if match.table.teams is None else dict(match.table.teams),
+            "created_at": match.created_at,
+            "log": [entry.document() for entry in match.log],
+            "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
+        }
+    )
 
 
 def as_json(value: Any) -> Any:
@@ -597,8 +667,9 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             )
 
 
-def keep(db: Database, match: Incoming) -> int:
-    """Store a checked match with its history as it was kept, and cache its replay."""
+def keep(db: Database, match: Incoming, import_id: int) -> int:
+    """Store a checked match of an import with its history as it was kept, and cache its
+    replay."""
     match_id = store.insert_match(
         db,
         uid=match.uid,
@@ -609,6 +680,7 @@ def keep(db: Database, match: Incoming) -> int:
         teams=match.table.teams,
         totals=match.replay.totals,
         at=match.created_at,
+        import_id=import_id,
     )
     round_ids = []
     corrections = Counter(entry.ref for entry in match.log if entry.action == "correct")

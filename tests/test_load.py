@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from waitress.server import create_server
 
+import store
 from app import create_app
 
 MATCHES = 1500
@@ -30,6 +31,7 @@ class Server:
 
     def __init__(self, database: str):
         app = create_app({"DATABASE": database, "SECRET_KEY": "test"})
+        self.database = database
         self.httpd = create_server(
             app, host="127.0.0.1", port=0, threads=8, connection_limit=1000, channel_timeout=60
         )
@@ -105,6 +107,20 @@ def posting(server: Server, match: dict[str, Any], until: threading.Event) -> li
     return seen
 
 
+def looking(server: Server, match: dict[str, Any], until: threading.Event) -> list[tuple]:
+    """Read the file as another connection would, until told to stop: how many matches an
+    import has stored out of sight so far, and how many rounds the match holds."""
+    db = store.connect(server.database)
+    seen = []
+    while not until.is_set() and len(seen) < 3000:
+        hidden = db.execute("select count(*) from matches where import_id is not null")
+        rounds = db.execute("select count(*) from rounds where match_id = ?", [match["id"]])
+        seen.append((hidden.fetchone()[0], rounds.fetchone()[0]))
+        time.sleep(0.01)
+    db.close()
+    return seen
+
+
 def test_a_round_post_succeeds_while_big_exports_stream(server: Server):
     match = server.porrazo()
     done = threading.Event()
@@ -137,7 +153,10 @@ def test_a_round_post_succeeds_while_a_big_import_runs(server: Server):
     done = threading.Event()
     posts: list[tuple] = []
     poster = threading.Thread(target=lambda: posts.extend(posting(server, match, done)))
+    looks: list[tuple[int, int]] = []
+    looker = threading.Thread(target=lambda: looks.extend(looking(server, match, done)))
     poster.start()
+    looker.start()
     time.sleep(0.2)
     began = time.monotonic()
     status, outcome = server.ask("POST", "/api/import", incoming)
@@ -145,9 +164,13 @@ def test_a_round_post_succeeds_while_a_big_import_runs(server: Server):
     time.sleep(0.2)
     done.set()
     poster.join(timeout=60)
+    looker.join(timeout=60)
     assert status == 200 and len(outcome["imported"]) == MATCHES
     during = [status for started, status in posts if began <= started <= ended]
     assert during, "no post was made while the import ran"
     assert {status for _, status in posts} == {201}
     status, after = server.ask("GET", f"/api/matches/{match['id']}")
     assert len(after["rounds"]) == len(posts)
+    # Rounds were recorded between the import's batches, while its matches were half stored.
+    halfway = [rounds for stored, rounds in looks if 0 < stored < MATCHES]
+    assert len(set(halfway)) > 1, [look for look in looks if look[0]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -360,6 +361,126 @@ def test_a_uid_twice_in_one_import_is_stored_once(
         "skipped": [document["uid"]],
         "conflicts": [],
     }
+
+
+# --- a large import keeps out of the phones' way ---------------------------------------------
+
+
+@pytest.fixture
+def three(client: FlaskClient, rami: int) -> list[dict[str, Any]]:
+    """The export documents of three matches: Rami, Belote and Gaigel."""
+    start(client, {"game": "belote", "teams": NOUS_EUX}, deal("Ana", "Nous", 82))
+    start(client, {"game": "gaigel", "teams": OBEN_UNTEN})
+    return history(client)
+
+
+def seen_from(app: Flask) -> dict[str, Any]:
+    """What another phone sees of an app: its history, its players and its export."""
+    phone = app.test_client()
+    return {
+        "matches": phone.get("/api/matches").json["total"],
+        "players": phone.get("/api/players").json["players"],
+        "export": phone.get("/api/export").json,
+    }
+
+
+def rows(app: Flask) -> dict[str, int]:
+    """Count the rows of every table that holds a match's history."""
+    db = store.connect(app.config["DATABASE"])
+    tables = ("matches", *store.IMPORTED_ROWS, "imports", "records", "rivalries")
+    counted = {table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in tables}
+    db.close()
+    return counted
+
+
+def test_an_import_is_out_of_sight_until_its_last_batch_is_in(
+    there: FlaskClient, elsewhere: Flask, three: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)
+    finish, midway = store.finish_import, []
+
+    def looked_first(db: Any, import_id: int) -> None:
+        midway.append((seen_from(elsewhere), rows(elsewhere)))
+        finish(db, import_id)
+
+    monkeypatch.setattr(store, "finish_import", looked_first)
+    answer = import_(there, three)
+    assert answer.status_code == 200, answer.json
+    ((seen, stored),) = midway
+    # Every match was stored, each in its own transaction, yet nobody saw any of them.
+    assert stored["matches"] == 3 and stored["imports"] == 1
+    assert seen == {"matches": 0, "players": [], "export": []}
+    ids = answer.json["scorer_tokens"]
+    assert all(there.get(f"/api/matches/{i}").status_code == 200 for i in ids)
+    assert seen_from(elsewhere)["matches"] == 3
+    assert rows(elsewhere)["imports"] == 0
+    ana = there.get("/api/players/Ana").json
+    assert ana["matches_total"] == 3
+
+
+def test_an_import_failing_on_the_way_leaves_nothing(
+    client: FlaskClient,
+    there: FlaskClient,
+    elsewhere: Flask,
+    three: list,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import_(there, three[:1])
+    before = rows(elsewhere)
+    monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)
+    issue, issued = transfer.access.issue, []
+
+    def fills_the_disk(db: Any, match_id: int, device: str) -> str:
+        issued.append(match_id)
+        if len(issued) == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return issue(db, match_id, device)
+
+    monkeypatch.setattr(transfer.access, "issue", fills_the_disk)
+    documents = [*three[1:], {**three[1], "uid": "one-more"}]
+    answer = import_(there, documents)
+    assert answer.status_code == 503 and "full" in answer.json["error"]
+    # The first batch was stored before the disk filled: it went with the rest.
+    assert rows(elsewhere) == before
+    assert seen_from(elsewhere)["export"] == three[:1]
+    monkeypatch.setattr(transfer.access, "issue", issue)
+    assert outcome(import_(there, documents))["imported"] == [d["uid"] for d in documents]
+
+
+def test_an_import_that_died_holds_its_matches_a_while_then_is_dropped(
+    there: FlaskClient, elsewhere: Flask, three: list
+) -> None:
+    db = store.connect(elsewhere.config["DATABASE"])
+    incoming = transfer.read_history(three[:1])
+    with store.writing(db):
+        import_id = store.begin_import(db, store.now_utc())
+        transfer.keep(db, incoming[0], import_id)
+    # The process died here. Whether that match will be stored is not known yet.
+    answer = import_(there, three)
+    assert answer.status_code == 409, answer.json
+    assert "another import" in answer.json["error"].casefold()
+    assert rows(elsewhere)["matches"] == 1
+    page = there.post(
+        "/import", data={"document": (io.BytesIO(json.dumps(three).encode()), "x.json")}
+    )
+    assert page.status_code == 409 and "Another import" in page.get_data(as_text=True)
+    # Once it has stored nothing for a while it is taken as dead and dropped whole.
+    old = f"{store.now_utc()[:4]}-01-01T00:00:00Z"
+    with store.writing(db):
+        db.execute("update imports set touched_utc = ? where id = ?", [old, import_id])
+    db.close()
+    assert outcome(import_(there, three))["imported"] == [d["uid"] for d in three]
+    assert rows(elsewhere)["imports"] == 0 and rows(elsewhere)["matches"] == 3
+
+
+def test_the_log_of_a_stored_match_stays_append_only_after_an_import(
+    there: FlaskClient, elsewhere: Flask, three: list
+) -> None:
+    import_(there, three)
+    db = store.connect(elsewhere.config["DATABASE"])
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("delete from changes")
+    db.close()
 
 
 def test_the_players_seat_the_teams_whatever_the_order_of_the_keys(

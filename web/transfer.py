@@ -29,6 +29,7 @@ from flask_babel import gettext as _
 import access
 import store
 import transfer
+from matches import Conflict
 from scorers import Refusal
 
 from . import PASSCODE_HEADER, check_passcode, get_db
@@ -108,6 +109,8 @@ def import_page() -> ResponseReturnValue:
         outcome = transfer.import_history(get_db(), transfer.parse(upload.read()))
     except Refusal as refusal:
         return render_template("transfer/import.html", refusal=refusal), 422
+    except Conflict as busy:
+        return render_template("transfer/import.html", refusal=Refusal(str(busy))), 409
     for match_id, token in outcome.scorer_tokens.items():
         keep_token(int(match_id), token)
     flash(outcome.summary())
@@ -132,6 +135,8 @@ def import_command(file: str) -> None:
         outcome = transfer.import_history(get_db(), transfer.parse(Path(file).read_bytes()))
     except Refusal as refusal:
         raise click.ClickException(refusal.message) from None
+    except Conflict as busy:
+        raise click.ClickException(str(busy)) from None
     click.echo(outcome.summary())
     for match_id, token in outcome.scorer_tokens.items():
         click.echo(f"Match {match_id}: scorer token {token}")
@@ -272,7 +277,9 @@ OPENAPI_PATHS: dict[str, Any] = {
             "summary": "Import export documents: all of them or, if one is refused, none",
             "description": "A match whose uid is already here with the same history is "
             "skipped; with another history it is listed in conflicts and left as it is. Every "
-            "other match is replayed from its log and must give the document's scores and totals.",
+            "other match is replayed from its log and must give the document's scores and totals. "
+            "The new matches are stored in short batches, out of sight until the last is in, "
+            "so phones go on recording rounds while a large import runs.",
             "parameters": [
                 {
                     "name": PASSCODE_HEADER,
@@ -309,6 +316,10 @@ OPENAPI_PATHS: dict[str, Any] = {
                 "400": refusal("The body is not JSON."),
                 "403": refusal("The server has a passcode and the request did not send it."),
                 "413": refusal(f"The body is larger than {IMPORT_LIMIT // 2**20} MB."),
+                "409": refusal(
+                    "Another import is storing some of these matches right now: nothing was "
+                    "imported."
+                ),
                 "415": refusal("The body is not sent as application/json."),
                 "422": refusal(
                     "A document is malformed, or does not replay to its own numbers "
