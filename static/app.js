@@ -385,8 +385,11 @@ function keepDraft(form) {
 function restoreDraft(form) {
   const key = draftKey(form);
   const kept = key && localStorage.getItem(key);
-  if (!kept) return false;
-  const entries = JSON.parse(kept);
+  return Boolean(kept) && fill(form, JSON.parse(kept));
+}
+
+// Put typed values back in a form, as [name, value] pairs; say whether any was typed.
+function fill(form, entries) {
   const byName = new Map();
   entries.forEach(([name, value]) => byName.set(name, [...(byName.get(name) || []), value]));
   form.querySelectorAll("input, select, textarea").forEach((control) => {
@@ -433,7 +436,7 @@ document.addEventListener("DOMContentLoaded", () => {
   form.addEventListener("submit", (event) => {
     const button = event.submitter;
     // A card tap sent without JavaScript is not a round: the draft stays.
-    if (!button || !button.name || button.classList.contains("primary")) forgetDrafts(form);
+    if (!button || !button.name || button.name === "record") forgetDrafts(form);
   });
 });
 
@@ -498,4 +501,251 @@ document.addEventListener("click", (event) => {
   if (!toggle || !toggle.querySelector("input:disabled")) return;
   const form = toggle.closest("form");
   form.querySelector(".doubles-why").textContent = toggle.title || form.dataset.whyPositive;
+});
+
+// Offline. A page the service worker shows as last seen says so, with the time it was seen; a
+// round recorded without a connection waits in the outbox (static/outbox.js), shown under the
+// form, and is sent in order, with its own key, when the connection is back, when a page
+// opens and every few seconds meanwhile. A round the server refuses on arrival stays, with the
+// server's words, to fix or drop.
+const Outbox = self.TablescoreOutbox;
+const OFFLINE_COPY = document.documentElement.dataset.offlineCopy;
+const SEND_EVERY_MS = 15000;
+const SAID = "tablescore-outbox ";
+
+function matchOf(url) {
+  const found = /^(.*\/matches\/\d+)(\/|$)/.exec(url);
+  return found && found[1];
+}
+
+function clock(moment) {
+  const time = new Date(moment);
+  if (Number.isNaN(time.getTime())) return "";
+  return time.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+}
+
+function showOffline() {
+  const banner = document.getElementById("offline-banner");
+  if (!banner) return;
+  if (OFFLINE_COPY !== undefined) {
+    banner.textContent = banner.dataset.sayAsOf.replace("{time}", clock(OFFLINE_COPY));
+  } else if (!navigator.onLine) {
+    banner.textContent = banner.dataset.sayOffline;
+  }
+  banner.hidden = OFFLINE_COPY === undefined && navigator.onLine;
+  // What a page as last seen offers to undo or play again cannot be sent from here.
+  if (OFFLINE_COPY !== undefined) document.querySelectorAll("form.notice, form.play-again").forEach((form) => { form.hidden = true; });
+}
+
+// A round in words, as its form reads: each choice's question and answer, each number typed.
+function described(form) {
+  const parts = [];
+  form.querySelectorAll("input, select, textarea").forEach((control) => {
+    if (!control.name || ["hidden", "submit", "button"].includes(control.type) || control.disabled) return;
+    if ((control.type === "radio" || control.type === "checkbox") && !control.checked) return;
+    if (control.value === "") return;
+    const label = control.id && form.querySelector(`label[for="${control.id}"]`);
+    const legend = control.closest("fieldset") && control.closest("fieldset").querySelector("legend");
+    const own = control.closest("label");
+    if (control.type === "checkbox") parts.push(own ? own.textContent.trim() : control.value);
+    else if (control.type === "radio") parts.push(`${legend ? legend.textContent.trim() : control.name}: ${own ? own.textContent.trim() : control.value}`);
+    else {
+      const value = control.tagName === "SELECT" ? control.selectedOptions[0].textContent.trim() : control.value;
+      parts.push(`${label ? label.textContent.trim() : control.name}: ${value}`);
+    }
+  });
+  return parts;
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const key = form.querySelector("input[name='idempotency_key']");
+  if (!form.matches("form.round-form") || !key || (event.submitter && event.submitter.name !== "record")) return;
+  try {
+    localStorage.setItem(SAID + key.value, JSON.stringify(described(form)));
+  } catch {
+    // No storage: a round kept offline is then shown by its number only.
+  }
+});
+
+function fields(item) {
+  return new URLSearchParams(item.body);
+}
+
+function isNew(item) {
+  return /\/rounds$/.test(item.url);
+}
+
+async function kept(section) {
+  if (!Outbox) return [];
+  try {
+    return (await Outbox.all()).filter((item) => matchOf(item.url) === section.dataset.match);
+  } catch {
+    return [];
+  }
+}
+
+async function showOutbox() {
+  const section = document.getElementById("outbox");
+  if (!section) return;
+  const items = await kept(section);
+  const list = section.querySelector(".outbox-list");
+  const template = document.getElementById("outbox-item");
+  list.replaceChildren(...items.map((item) => {
+    const entry = template.content.firstElementChild.cloneNode(true);
+    const given = fields(item);
+    const n = isNew(item) ? given.get("expected") : /\/rounds\/(\d+)\/edit$/.exec(item.url)[1];
+    entry.querySelector(".outbox-what").textContent = (isNew(item) ? section.dataset.sayNew : section.dataset.sayCorrection).replace("{n}", n);
+    // Each part isolated, so a name or a number keeps its place in a right-to-left sentence.
+    const parts = JSON.parse(localStorage.getItem(SAID + given.get("idempotency_key")) || "[]");
+    entry.querySelector(".outbox-summary").append(...parts.flatMap((part, i) => {
+      const isolated = document.createElement("bdi");
+      isolated.textContent = part;
+      return i ? [" · ", isolated] : [isolated];
+    }));
+    const state = item.state === "refused" ? section.dataset.sayRefused : item.message ? section.dataset.sayTrouble : section.dataset.sayWaiting;
+    entry.querySelector(".outbox-state").textContent = state.replace("{time}", clock(item.at)).replace("{message}", item.message || "");
+    entry.classList.toggle("refused", item.state === "refused");
+    const edit = entry.querySelector("[data-outbox-edit]");
+    edit.textContent = item.state === "refused" ? edit.dataset.sayFix : edit.dataset.sayEdit;
+    edit.hidden = !isNew(item) || !document.querySelector("[data-draft] form.round-form");
+    edit.dataset.id = item.id;
+    entry.querySelector("[data-outbox-drop]").dataset.id = item.id;
+    return entry;
+  }));
+  section.hidden = items.length === 0;
+  const pending = document.getElementById("bar-pending");
+  if (pending) {
+    pending.textContent = pending.dataset.say.replace("{count}", items.length);
+    pending.hidden = items.length === 0;
+  }
+  // The next round is entered after those kept: its number and key follow them.
+  const form = document.querySelector("[data-draft] form.round-form");
+  const expected = form && form.querySelector("input[name='expected']");
+  if (expected) {
+    expected.dataset.server = expected.dataset.server || expected.value;
+    const next = Number(expected.dataset.server) + items.filter(isNew).length;
+    if (String(next) !== expected.value) {
+      expected.value = String(next);
+      form.querySelector("input[name='idempotency_key']").value = crypto.randomUUID();
+      form.querySelectorAll("[data-round-n]").forEach((number) => { number.textContent = String(next); });
+    }
+  }
+}
+
+document.addEventListener("click", async (event) => {
+  const drop = event.target.closest("[data-outbox-drop]");
+  const edit = event.target.closest("[data-outbox-edit]");
+  if (!drop && !edit) return;
+  const section = document.getElementById("outbox");
+  const item = (await kept(section)).find((each) => String(each.id) === (drop || edit).dataset.id);
+  if (!item) return;
+  if (drop && !window.confirm(section.dataset.sayDrop)) return;
+  await Outbox.drop(item.id);
+  if (edit) {
+    // Taken back into the form, it is a draft again: fixed, it is recorded as a new round.
+    await showOutbox();
+    const form = document.querySelector("[data-draft] form.round-form");
+    fill(form, [...fields(item)].filter(([name]) => !KEPT.has(name)));
+    keepDraft(form);
+    form.scrollIntoView({ block: "start" });
+  } else {
+    await showOutbox();
+  }
+});
+
+// The server's own words for a round it refused, read from the page it answered with.
+async function refusalOf(response) {
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const said = [...page.querySelectorAll("main p.alert, main .alert p, .field-errors li")].map((part) => part.textContent.trim());
+  const main = page.querySelector("main h1");
+  return said.join(" ") || (main ? main.textContent.trim() : String(response.status));
+}
+
+let sending = false;
+let sendAgain = false;
+const SEND_WAIT_MS = 10000;
+
+async function sendOutbox() {
+  if (!Outbox || !navigator.onLine) return;
+  if (sending) {
+    // Asked while a turn is under way (the connection just came back): one more turn after it.
+    sendAgain = true;
+    return;
+  }
+  sending = true;
+  let sent = 0;
+  let changed = false;
+  try {
+    const stopped = new Set();
+    for (const item of await Outbox.all()) {
+      const match = matchOf(item.url);
+      if (stopped.has(match) || item.state === "refused") {
+        // Rounds entered after a refused one wait for it to be fixed or dropped.
+        stopped.add(match);
+        continue;
+      }
+      let response;
+      try {
+        response = await fetch(item.url, {
+          method: "POST",
+          body: item.body,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          redirect: "manual",
+          signal: AbortSignal.timeout(SEND_WAIT_MS),
+        });
+      } catch {
+        break;
+      }
+      if (response.type === "opaqueredirect") {
+        await Outbox.drop(item.id);
+        localStorage.removeItem(SAID + fields(item).get("idempotency_key"));
+        sent += 1;
+        continue;
+      }
+      item.message = await refusalOf(response);
+      if (response.status < 500) item.state = "refused";
+      await Outbox.put(item);
+      changed = true;
+      stopped.add(match);
+    }
+  } catch {
+    // No storage to read: nothing was kept to send.
+  } finally {
+    sending = false;
+  }
+  if (sendAgain) {
+    sendAgain = false;
+    if (!sent && !changed) return sendOutbox();
+  }
+  const section = document.getElementById("outbox");
+  if (sent && (section || OFFLINE_COPY !== undefined)) window.location.reload();
+  else if (changed) showOutbox();
+}
+
+// A page shown as last seen asks now and then whether the server is back, to show it fresh.
+async function serverBack() {
+  try {
+    const answer = await fetch(window.location.href, { method: "HEAD", cache: "no-store" });
+    if (answer.ok) window.location.reload();
+  } catch {
+    // Still offline.
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  showOffline();
+  showOutbox().then(sendOutbox);
+  window.setInterval(() => {
+    if (document.visibilityState !== "visible") return;
+    sendOutbox();
+    if (OFFLINE_COPY !== undefined) serverBack();
+  }, SEND_EVERY_MS);
+});
+
+window.addEventListener("offline", showOffline);
+window.addEventListener("online", async () => {
+  await sendOutbox();
+  if (OFFLINE_COPY !== undefined) window.location.reload();
+  else showOffline();
 });

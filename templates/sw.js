@@ -1,11 +1,17 @@
-// Tablescore's service worker: the static files from the cache, and a friendly page offline.
+// Tablescore's service worker: the static files from the cache, the match pages a phone has
+// opened kept for reading offline, and a round recorded offline put in the outbox.
 // The app writes the cache's name and what it holds when it serves this file (web/pwa.py).
 "use strict";
 
 const CACHE = {{ cache|tojson }};
+const PAGES = `${CACHE}-pages`;
 const PRECACHED = {{ urls|tojson }};
 const OFFLINE = {{ offline|tojson }};
 const ASSETS = {{ assets|tojson }};
+const KEPT_PAGES = new RegExp({{ kept_pages|tojson }});
+const QUEUED_FORMS = new RegExp({{ queued_forms|tojson }});
+
+importScripts({{ outbox|tojson }});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -25,11 +31,55 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// A page comes from the server (scores change); a match page, its sheet and its live view are
+// kept as last seen, and shown marked as such when the server cannot be reached.
 async function page(event) {
+  const url = new URL(event.request.url);
   try {
-    return (await event.preloadResponse) || (await fetch(event.request));
+    const response = (await event.preloadResponse) || (await fetch(event.request));
+    if (response.ok && KEPT_PAGES.test(url.pathname)) {
+      // Kept with the time it was seen, which the page shows offline.
+      const headers = new Headers(response.headers);
+      headers.set("X-Seen-At", new Date().toISOString());
+      const seen = new Response(await response.clone().blob(), { status: response.status, headers });
+      const pages = await caches.open(PAGES);
+      await pages.put(url.pathname, seen);
+    }
+    return response;
   } catch {
-    return (await caches.match(OFFLINE)) || Response.error();
+    return (await lastSeen(url.pathname)) || (await offline());
+  }
+}
+
+async function marked(response, mark) {
+  const text = (await response.text()).replace("<html", `<html ${mark}`);
+  return new Response(text, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+async function lastSeen(path) {
+  const kept = await caches.match(path, { cacheName: PAGES });
+  return kept && marked(kept, `data-offline-copy="${kept.headers.get("X-Seen-At") || ""}"`);
+}
+
+async function offline(unsent = false) {
+  const page = await caches.match(OFFLINE);
+  if (!page) return Response.error();
+  return unsent ? marked(page, "data-unsent") : page;
+}
+
+// A round's form sent while the server cannot be reached goes in the outbox, and the phone
+// goes back to the match, where it shows as waiting to be sent. Any other form is not sent.
+async function post(event) {
+  const request = event.request;
+  const body = await request.clone().text();
+  try {
+    return await fetch(request);
+  } catch {
+    const url = new URL(request.url);
+    const match = QUEUED_FORMS.exec(url.pathname);
+    if (!match || !new URLSearchParams(body).has("record")) return offline(true);
+    await self.TablescoreOutbox.add({ url: url.pathname, body, at: new Date().toISOString(), state: "waiting" });
+    return Response.redirect(match[1], 303);
   }
 }
 
@@ -44,12 +94,12 @@ async function asset(request) {
   return fetched;
 }
 
-// Pages always come from the server (scores change); only when it cannot be reached, the
-// offline page. Forms posted go to the server untouched.
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") event.respondWith(page(event));
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && request.method === "POST") event.respondWith(post(event));
+  else if (request.method !== "GET") return;
+  else if (request.mode === "navigate") event.respondWith(page(event));
   else if (url.pathname.startsWith(ASSETS)) event.respondWith(asset(request));
 });

@@ -12,6 +12,15 @@ from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
+TABLES = {
+    "rami": {"game": "rami", "players": ["Ana", "Bo", "Cy"]},
+    "belote": {"game": "belote", "teams": {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}},
+    "barbu": {"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]},
+    "gaigel": {"game": "gaigel", "teams": {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di"]}},
+    "porrazo": {"game": "porrazo", "players": ["Ana", "Bo", "Cy"]},
+}
+"""A table that starts a match of each game."""
+
 
 def send(client: FlaskClient, method: str, url: str, body: Any) -> Any:
     """Send a JSON body with its keys in the order written (the seating depends on it)."""

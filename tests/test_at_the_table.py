@@ -3,6 +3,7 @@ screen kept on, the patterns page, and the stylesheet's themes."""
 
 from __future__ import annotations
 
+import json
 import re
 import struct
 from dataclasses import replace
@@ -14,7 +15,8 @@ import segno
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.html_reader import Node, parse
+from tests.api_helpers import TABLES, send
+from tests.html_reader import Node, parse, values
 
 STATIC = Path(__file__).parent.parent / "static"
 CSS = (STATIC / "app.css").read_text()
@@ -122,7 +124,9 @@ def test_the_service_worker_answers_for_the_whole_site_and_is_never_kept(client:
     assert response.mimetype == "text/javascript"
     assert response.cache_control.no_cache
     assert response.headers["Service-Worker-Allowed"] == "/"
-    script = parse(client.get("/")).find("script")
+    (script,) = [
+        s for s in parse(client.get("/")).find_all("script") if "data-service-worker" in s.attrs
+    ]
     assert script.attrs["data-service-worker"] == "/sw.js"
 
 
@@ -344,3 +348,68 @@ def test_the_stylesheet_uses_logical_properties_only() -> None:
 def test_the_new_pages_use_no_inline_script_or_style(client: FlaskClient, new_match, path: str):
     page = client.get(path.format(id=new_match()["id"])).get_data(as_text=True)
     assert "<script>" not in page and " style=" not in page and "<style" not in page
+
+
+def worker_pattern(client: FlaskClient, name: str) -> re.Pattern[str]:
+    """Read one of the path patterns the service worker is written with."""
+    script = client.get("/sw.js").get_data(as_text=True)
+    written = re.search(rf"const {name} = new RegExp\((.+)\);", script).group(1)
+    return re.compile(json.loads(written))
+
+
+def test_the_worker_keeps_a_match_its_sheet_and_its_live_view_for_reading_offline(
+    client: FlaskClient,
+):
+    kept = worker_pattern(client, "KEPT_PAGES")
+    for path in ("/matches/5", "/matches/5/sheet", "/matches/12/live"):
+        assert kept.match(path), path
+    for path in ("/history", "/matches/5/rounds/1/why", "/matches/5/handoff", "/matches/new/rami"):
+        assert not kept.match(path), path
+
+
+def test_the_worker_keeps_only_round_forms_in_its_outbox(client: FlaskClient):
+    queued = worker_pattern(client, "QUEUED_FORMS")
+    assert queued.match("/matches/5/rounds").group(1) == "/matches/5"
+    assert queued.match("/matches/5/rounds/3/edit").group(1) == "/matches/5"
+    for path in ("/matches/5/rounds/3/remove", "/matches/5/handoff", "/matches/5/rematch"):
+        assert not queued.match(path), path
+    script = client.get("/sw.js").get_data(as_text=True)
+    outbox = json.loads(re.search(r"importScripts\((.+)\);", script).group(1))
+    assert outbox in worker(client)[1]
+    assert "TablescoreOutbox" in client.get(outbox).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("body", TABLES.values(), ids=TABLES.keys())
+def test_every_round_form_records_with_a_button_the_outbox_knows(client: FlaskClient, body):
+    match_id = send(client, "POST", "/api/matches", body).json["id"]
+    page = parse(client.get(f"/matches/{match_id}"))
+    form = page.find("form", cls="round-form")
+    recording = [b for b in form.find_all("button") if b.attrs.get("name") == "record"]
+    assert len(recording) == 2  # the one Enter presses, and the one tapped
+    assert {b.attrs.get("value") for b in recording} == {"1"}
+    assert "primary" in recording[-1].attrs["class"]
+    # Kept on the phone, a round is shown under the form and counted in the score bar.
+    assert page.find("section", id="outbox").attrs["data-match"] == f"/matches/{match_id}"
+    assert page.find("p", id="bar-pending") is not None
+    assert page.find("p", id="offline-banner") is not None
+
+
+def test_a_correction_sent_again_with_its_key_is_made_once(client: FlaskClient):
+    match_id = send(client, "POST", "/api/matches", TABLES["gaigel"]).json["id"]
+    client.post(f"/api/matches/{match_id}/rounds", json={"winner": "Oben", "outcome": "aus"})
+    page = parse(client.get(f"/matches/{match_id}/rounds/1/edit"))
+    fields = values(page)
+    made = ("idempotency_key", "round_id", "version", "csrf_token")
+    fields |= {name: page.find("input", name=name).attrs["value"] for name in made}
+    fields |= {"winner": "Unten", "outcome": "gaigel", "record": "1"}
+    first = client.post(f"/matches/{match_id}/rounds/1/edit", data=fields)
+    again = client.post(f"/matches/{match_id}/rounds/1/edit", data=fields)
+    assert first.status_code == again.status_code == 302
+    log = client.get(f"/api/matches/{match_id}/log").json
+    assert [entry["action"] for entry in log["changes"]] == ["add", "correct"]
+
+
+def test_the_offline_page_says_when_a_form_was_not_sent(client: FlaskClient):
+    page = parse(client.get("/offline"))
+    unsent = page.find("p", cls="unsent")
+    assert "nothing was changed" in unsent.text()

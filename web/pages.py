@@ -352,9 +352,10 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     if form.follow_taps(request.form):
         return edit_page(played, stored, form)
     seen = seen_in(request.form)
+    key = request.form.get("idempotency_key") or None
     corrected, status = submit(
         form,
-        lambda data: matches.correct_round(get_db(), match_id, n, data, device, seen=seen),
+        lambda data: matches.correct_round(get_db(), match_id, n, data, device, key, seen),
     )
     if corrected:
         flash(

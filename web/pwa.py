@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, url_for
@@ -70,6 +71,22 @@ def precached() -> list[str]:
     ]
 
 
+def match_path() -> str:
+    """Return a pattern for the path of a match's page, wherever the app is served from."""
+    return re.escape(url_for("pages.home")) + r"matches/\d+"
+
+
+def kept_pages() -> str:
+    """Match the pages kept for reading offline: a match, its sheet and its live view."""
+    return rf"^{match_path()}(/sheet|/live)?$"
+
+
+def queued_forms() -> str:
+    """Match the forms kept in the outbox offline (a new round, a correction), capturing the
+    page of their match."""
+    return rf"^({match_path()})/rounds(/\d+/edit)?$"
+
+
 def cache_name(urls: list[str]) -> str:
     """Name the worker's cache after what it holds: a release with other assets starts anew."""
     offline, _name, _uptodate = current_app.jinja_env.loader.get_source(
@@ -89,6 +106,9 @@ def service_worker() -> ResponseReturnValue:
         urls=urls,
         offline=url_for(".offline"),
         assets=url_for("assets.fingerprinted", name=""),
+        kept_pages=kept_pages(),
+        queued_forms=queued_forms(),
+        outbox=asset("outbox.js"),
     )
     response = Response(script, mimetype="text/javascript")
     response.cache_control.no_cache = True
