@@ -628,7 +628,8 @@ async function showOutbox() {
     if (String(next) !== expected.value) {
       expected.value = String(next);
       form.querySelector("input[name='idempotency_key']").value = crypto.randomUUID();
-      form.querySelectorAll("[data-round-n]").forEach((number) => { number.textContent = String(next); });
+      const say = form.closest("[data-say-record]").dataset.sayRecord.replace("{n}", next);
+      form.querySelectorAll("button[name='record']").forEach((button) => { button.textContent = say; });
     }
   }
 }

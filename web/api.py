@@ -12,6 +12,7 @@ import matches
 from scorers import GAMES
 
 from . import check_passcode, get_db, joining, openapi
+from .conditional import match_tag, tagged, unchanged
 from .json_body import body, require_json
 from .present import change_json, game_json, match_json, round_json, summary_json
 
@@ -109,8 +110,10 @@ def history() -> ResponseReturnValue:
 
 @bp.get("/matches/<int:match_id>")
 def match(match_id: int) -> ResponseReturnValue:
-    """Return a match with every round and its replayed state."""
-    return jsonify(match_json(matches.load(get_db(), match_id)))
+    """Return a match with every round and its replayed state, or 304 if the asker's ETag
+    still names it."""
+    tag = match_tag(match_id)
+    return unchanged(tag) or tagged(jsonify(match_json(matches.load(get_db(), match_id))), tag)
 
 
 def round_answer(match: matches.Match, n: int) -> dict[str, Any]:

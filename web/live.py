@@ -14,6 +14,7 @@ import matches
 import store
 
 from . import get_db
+from .conditional import match_tag, tagged, unchanged
 from .pages import amendments
 
 bp = Blueprint("live", __name__)
@@ -60,7 +61,9 @@ def sheet(match_id: int) -> ResponseReturnValue:
     current = version(match_id)
     if request.args.get("since") == current:
         response = Response(status=204)
-    else:
-        response = Response(render_template("_live_sheet.html", **sheet_of(match_id, current)))
-    response.cache_control.no_store = True
-    return response
+        response.cache_control.no_store = True
+        return response
+    tag = match_tag(match_id)
+    return unchanged(tag) or tagged(
+        render_template("_live_sheet.html", **sheet_of(match_id, current)), tag
+    )

@@ -472,8 +472,24 @@ def document() -> dict[str, Any]:
             "/api/matches/{match_id}": {
                 "get": {
                     "summary": "One match with every round and its state",
-                    "parameters": [MATCH_ID],
-                    "responses": {"200": answer("The match", ref("Match"))} | refusals(404),
+                    "description": "Answered with a weak ETag that changes with every change "
+                    "to the match (and with the language); sent back in If-None-Match, it is "
+                    "answered 304 while the match is unchanged, without replaying it.",
+                    "parameters": [
+                        MATCH_ID,
+                        {
+                            "name": "If-None-Match",
+                            "in": "header",
+                            "required": False,
+                            "description": "The ETag of the last answer this client holds.",
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                    "responses": {
+                        "200": answer("The match", ref("Match")),
+                        "304": {"description": "Unchanged since the ETag sent"},
+                    }
+                    | refusals(404),
                 }
             },
             "/api/matches/{match_id}/rounds": {

@@ -1,0 +1,247 @@
+"""A club night on one server: T tables, each with a scoring phone posting a round every few
+seconds and W phones watching its live view, against waitress started as bin/serve starts it.
+
+Prints, in one run: a round post alone and under load (p50/p99 and their ratio), how long a
+watcher waits to see a new round (p50/p90), errors, requests served per second, and the server's
+CPU and memory. Run by hand: `.venv/bin/python bench/club_night.py` (about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
+DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
+LIVE_EVERY = 5.0
+"""How often the live view asks (static/app.js, LIVE_EVERY_MS)."""
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(database: str, port: int) -> subprocess.Popen:
+    """Start waitress with bin/serve's settings, on 127.0.0.1, and wait until it answers."""
+    command = [
+        str(ROOT / ".venv/bin/waitress-serve"),
+        "--host=127.0.0.1",
+        f"--port={port}",
+        "--threads=8",
+        "--connection-limit=1000",
+        "--channel-timeout=60",
+        "--call",
+        "app:create_app",
+    ]
+    env = {**os.environ, "TABLESCORE_DATABASE": database, "TABLESCORE_SECRET_KEY": "bench"}
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+class Phone:
+    """One phone's keep-alive connection to the server."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def ask(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body)
+        try:
+            self.connection.request(method, path, data, headers)
+            answer = self.connection.getresponse()
+            return answer.status, answer.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            return 0, b""
+
+
+def start(phone: Phone) -> dict[str, Any]:
+    body = {"game": "belote", "teams": TEAMS, "options": {"target": 100000}}
+    status, answer = phone.ask("POST", "/api/matches", body)
+    assert status == 201, answer
+    return json.loads(answer)
+
+
+def timed_post(phone: Phone, match: dict[str, Any]) -> tuple[float, int]:
+    began = time.perf_counter()
+    status, _ = phone.ask("POST", f"/api/matches/{match['id']}/rounds", DEAL, match["scorer_token"])
+    return time.perf_counter() - began, status
+
+
+def alone(port: int, posts: int) -> list[float]:
+    """A scoring phone posting round after round with nobody else on the server."""
+    phone = Phone(port)
+    match = start(phone)
+    times = []
+    for _ in range(posts):
+        spent, status = timed_post(phone, match)
+        assert status == 201
+        times.append(spent)
+    return times
+
+
+class Night:
+    """What every phone of the night saw, gathered under one lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.posts: list[float] = []
+        self.seen_after: list[float] = []
+        self.errors = 0
+        self.requests = 0
+        self.posted_at: dict[int, dict[int, float]] = {}
+
+    def note(self, status: int, ok: tuple[int, ...]) -> None:
+        with self.lock:
+            self.requests += 1
+            if status not in ok:
+                self.errors += 1
+
+
+def scorer(port: int, match: dict[str, Any], night: Night, every: float, until: float) -> None:
+    """Post a round every few seconds (jittered), noting when each version was made."""
+    phone = Phone(port)
+    version = 0
+    time.sleep(random.uniform(0, every))
+    while time.monotonic() < until:
+        spent, status = timed_post(phone, match)
+        night.note(status, (201,))
+        if status == 201:
+            version += 1
+            with night.lock:
+                night.posts.append(spent)
+                night.posted_at[match["id"]][version] = time.monotonic()
+        time.sleep(max(0.0, every * random.uniform(0.8, 1.2) - spent))
+
+
+def watcher(port: int, match: dict[str, Any], night: Night, until: float) -> None:
+    """Ask as the live view does: the version it shows, every LIVE_EVERY seconds."""
+    phone = Phone(port)
+    shown = "0"
+    path = f"/matches/{match['id']}/live/sheet"
+    time.sleep(random.uniform(0, LIVE_EVERY))
+    while time.monotonic() < until:
+        status, body = phone.ask("GET", f"{path}?since={shown}")
+        night.note(status, (200, 204))
+        if status == 200:
+            shown = VERSION.search(body).group(1).decode()
+            with night.lock:
+                made = night.posted_at[match["id"]].get(int(shown))
+            if made is not None:
+                with night.lock:
+                    night.seen_after.append(time.monotonic() - made)
+        time.sleep(LIVE_EVERY)
+
+
+def server_use(pid: int) -> tuple[float, int]:
+    """The server's CPU seconds so far and its resident memory in bytes (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = next(
+        int(line.split()[1]) * 1024
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+        if line.startswith("VmRSS:")
+    )
+    return cpu, rss
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=3, help="watching phones per table")
+    parser.add_argument("--every", type=float, default=3.0, help="seconds between a table's posts")
+    parser.add_argument("--seconds", type=float, default=40.0, help="how long the night runs")
+    parser.add_argument("--alone", type=int, default=100, help="posts timed with nobody else")
+    args = parser.parse_args()
+    random.seed(20261201)
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = serve(os.path.join(folder, "club.sqlite"), port)
+        try:
+            quiet = alone(port, args.alone)
+            night = Night()
+            setup = Phone(port)
+            tables = [start(setup) for _ in range(args.tables)]
+            for match in tables:
+                night.posted_at[match["id"]] = {}
+            cpu_before, _ = server_use(server.pid)
+            began = time.monotonic()
+            until = began + args.seconds
+            phones = [
+                threading.Thread(target=scorer, args=(port, m, night, args.every, until))
+                for m in tables
+            ] + [
+                threading.Thread(target=watcher, args=(port, m, night, until))
+                for m in tables
+                for _ in range(args.watchers)
+            ]
+            for phone in phones:
+                phone.start()
+            for phone in phones:
+                phone.join(timeout=args.seconds + 60)
+            elapsed = time.monotonic() - began
+            cpu_after, rss = server_use(server.pid)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    report(args, quiet, night, elapsed, cpu_after - cpu_before, rss)
+
+
+def report(args: Any, quiet: list[float], night: Night, elapsed: float, cpu: float, rss: int):
+    ms = 1000
+    alone_p50, alone_p99 = percentile(quiet, 0.5), percentile(quiet, 0.99)
+    load_p50, load_p99 = percentile(night.posts, 0.5), percentile(night.posts, 0.99)
+    seen_p50, seen_p90 = percentile(night.seen_after, 0.5), percentile(night.seen_after, 0.9)
+    print(f"Club night: {args.tables} tables, {args.watchers} watching phones each, a round per")
+    print(f"table every {args.every:g} s, {elapsed:.0f} s; python {sys.version.split()[0]},")
+    print(f"{os.cpu_count()} cores.")
+    print()
+    print(f"round post alone       p50 {alone_p50 * ms:7.1f} ms   p99 {alone_p99 * ms:7.1f} ms")
+    print(f"round post, club night p50 {load_p50 * ms:7.1f} ms   p99 {load_p99 * ms:7.1f} ms")
+    ratio = load_p99 / alone_p50
+    print(
+        f"p99 under load / p50 alone: {ratio:.1f}×  (budget ≤ 3×: {'ok' if ratio <= 3 else 'OVER'})"
+    )
+    limit = LIVE_EVERY + 1
+    verdict = "ok" if seen_p90 <= limit else "OVER"
+    print(f"a watcher sees a new round after p50 {seen_p50:.2f} s, p90 {seen_p90:.2f} s")
+    print(f"  (budget: within its polling interval + 1 s = {limit:g} s: {verdict})")
+    verdict = "ok" if not night.errors else "OVER"
+    print(f"errors: {night.errors} of {night.requests} requests ({verdict})")
+    print(f"served {night.requests / elapsed:.0f} requests/s; {len(night.posts)} rounds posted")
+    print(f"server: {cpu / elapsed * 100:.0f}% of one core, {rss / 2**20:.0f} MiB resident")
+
+
+if __name__ == "__main__":
+    main()
