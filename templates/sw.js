@@ -71,12 +71,13 @@ async function offline(unsent = false) {
 // goes back to the match, where it shows as waiting to be sent. Any other form is not sent.
 async function post(event) {
   const request = event.request;
-  const body = await request.clone().text();
+  const url = new URL(request.url);
+  const match = QUEUED_FORMS.exec(url.pathname);
+  // Only a round's form is read before it is sent: an uploaded export is not copied.
+  const body = match ? await request.clone().text() : "";
   try {
     return await fetch(request);
   } catch {
-    const url = new URL(request.url);
-    const match = QUEUED_FORMS.exec(url.pathname);
     if (!match || !new URLSearchParams(body).has("record")) return offline(true);
     await self.TablescoreOutbox.add({ url: url.pathname, body, at: new Date().toISOString(), state: "waiting" });
     return Response.redirect(match[1], 303);
