@@ -222,8 +222,13 @@ def load_row(db: Database, match_id: int) -> dict[str, Any]:
     """Read a match's stored row (no replay), or raise NotFound."""
     row = store.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
     if row is None:
-        raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
+        raise no_such_match(match_id)
     return row
+
+
+def no_such_match(match_id: int) -> NotFound:
+    """Say that no match has this id (404)."""
+    return NotFound(_("There is no match {match_id}.").format(match_id=match_id))
 
 
 def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Round]]:

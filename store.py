@@ -25,12 +25,13 @@ FINISHED = "finished"
 """A match's status once it is over (the scorers' own word for it)."""
 
 
-def now_utc() -> str:
-    """Return the current UTC time as stored: ISO 8601 to the second, with a Z."""
-    return datetime.now(UTC).strftime(STAMP)
-
-
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
+"""How times are stored: UTC, ISO 8601 to the second, with a Z."""
+
+
+def now_utc() -> str:
+    """Return the current UTC time as stored."""
+    return datetime.now(UTC).strftime(STAMP)
 
 
 def prepare(path: str) -> None:
@@ -160,6 +161,16 @@ def match_version(db: Database, match_id: int) -> int:
     """Return how many changes a match has had: every change moves its version on."""
     query = "select count(*) from changes where match_id = ?"
     return db.execute(query, [match_id]).fetchone()[0]
+
+
+def match_stamp(db: Database, match_id: int) -> tuple[str, int] | None:
+    """Return a match's uid and version in one read, or None: all a watcher's "anything
+    new?" costs when nothing changed."""
+    query = (
+        "select uid, (select count(*) from changes c where c.match_id = m.id) from matches m "
+        "where m.id = ? and m.import_id is null"
+    )
+    return db.execute(query, [match_id]).fetchone()
 
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:

@@ -33,7 +33,6 @@ from web.present import round_json
 
 FORMAT = "tablescore-match"
 VERSION = 1
-TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 UID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
@@ -462,7 +461,7 @@ def read_match(document: Any) -> Incoming:
 def moment(value: Any, path: str) -> str:
     """Check a UTC time written as Tablescore stores it."""
     try:
-        datetime.strptime(value, TIME_FORMAT)
+        datetime.strptime(value, store.STAMP)
     except (TypeError, ValueError):
         raise Refusal.at(
             path,

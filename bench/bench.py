@@ -51,7 +51,6 @@ from scorers.base import FINISHED  # noqa: E402
 
 SEED = 20261129
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 YEARS = 10
 BATCH = 1000
 """Matches stored per transaction while building."""
@@ -317,7 +316,7 @@ def generate(rng: random.Random) -> tuple[dict[str, Any], Table, list[dict[str, 
 
 
 def stamp(moment: datetime) -> str:
-    return moment.strftime(TIME_FORMAT)
+    return moment.strftime(store.STAMP)
 
 
 def store_match(

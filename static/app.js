@@ -576,7 +576,7 @@ function isNew(item) {
   return /\/rounds$/.test(item.url);
 }
 
-async function kept(section) {
+async function keptFor(section) {
   if (!Outbox) return [];
   try {
     return (await Outbox.all()).filter((item) => matchOf(item.url) === section.dataset.match);
@@ -588,7 +588,7 @@ async function kept(section) {
 async function showOutbox() {
   const section = document.getElementById("outbox");
   if (!section) return;
-  const items = await kept(section);
+  const items = await keptFor(section);
   const list = section.querySelector(".outbox-list");
   const template = document.getElementById("outbox-item");
   list.replaceChildren(...items.map((item) => {
@@ -639,7 +639,7 @@ document.addEventListener("click", async (event) => {
   const edit = event.target.closest("[data-outbox-edit]");
   if (!drop && !edit) return;
   const section = document.getElementById("outbox");
-  const item = (await kept(section)).find((each) => String(each.id) === (drop || edit).dataset.id);
+  const item = (await keptFor(section)).find((each) => String(each.id) === (drop || edit).dataset.id);
   if (!item) return;
   if (drop && !window.confirm(section.dataset.sayDrop)) return;
   await Outbox.drop(item.id);

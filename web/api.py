@@ -112,7 +112,7 @@ def history() -> ResponseReturnValue:
 def match(match_id: int) -> ResponseReturnValue:
     """Return a match with every round and its replayed state, or 304 if the asker's ETag
     still names it."""
-    tag = match_tag(match_id)
+    _version, tag = match_tag(match_id)
     return unchanged(tag) or tagged(jsonify(match_json(matches.load(get_db(), match_id))), tag)
 
 

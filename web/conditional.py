@@ -1,7 +1,7 @@
 """Answer "anything new?" with 304 Not Modified when a match has not changed.
 
 A watching phone (the live view, a client of the API) sends back the ETag it was given; while
-the match is as it was, the answer costs two indexed reads and no replay.
+the match is as it was, the answer costs one indexed read and no replay.
 """
 
 from __future__ import annotations
@@ -16,14 +16,18 @@ import store
 from . import get_db
 
 
-def match_tag(match_id: int) -> str:
-    """Name what a match's pages and answers show: the match, its version and the language.
+def match_tag(match_id: int) -> tuple[str, str]:
+    """Return a match's version and the tag naming what its pages and answers show: the
+    match, its version and the language, in one read (404 for no such match).
 
     Every change (a correction, a removal, a restore too) moves the version on; the words of
     the explanations follow the reader's language.
     """
-    row = matches.load_row(get_db(), match_id)
-    return f"{row['uid']}-{store.match_version(get_db(), match_id)}-{get_locale() or 'en'}"
+    stamp = store.match_stamp(get_db(), match_id) if 0 < match_id <= matches.LARGEST_ID else None
+    if stamp is None:
+        raise matches.no_such_match(match_id)
+    uid, version = stamp
+    return str(version), f"{uid}-{version}-{get_locale() or 'en'}"
 
 
 def unchanged(tag: str) -> Response | None:

@@ -11,7 +11,6 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 import matches
-import store
 
 from . import get_db
 from .conditional import match_tag, tagged, unchanged
@@ -30,12 +29,6 @@ def qr_code(link: str) -> Markup:
     return Markup(drawn)
 
 
-def version(match_id: int) -> str:
-    """Name the state a match is in by its version: every change, a correction too, moves it."""
-    matches.load_row(get_db(), match_id)
-    return str(store.match_version(get_db(), match_id))
-
-
 def sheet_of(match_id: int, current: str) -> dict[str, Any]:
     """Return what the live sheet shows: the banner, the totals and the latest rounds."""
     played = matches.load(get_db(), match_id)
@@ -52,18 +45,18 @@ def sheet_of(match_id: int, current: str) -> dict[str, Any]:
 @bp.get("/matches/<int:match_id>/live")
 def live(match_id: int) -> ResponseReturnValue:
     """Show the match to the table; the page asks for the new sheet every few seconds."""
-    return render_template("live.html", **sheet_of(match_id, version(match_id)))
+    current, _tag = match_tag(match_id)
+    return render_template("live.html", **sheet_of(match_id, current))
 
 
 @bp.get("/matches/<int:match_id>/live/sheet")
 def sheet(match_id: int) -> ResponseReturnValue:
     """Answer the live page: nothing (204) if the match is as it last saw it, else the sheet."""
-    current = version(match_id)
+    current, tag = match_tag(match_id)
     if request.args.get("since") == current:
         response = Response(status=204)
         response.cache_control.no_store = True
         return response
-    tag = match_tag(match_id)
     return unchanged(tag) or tagged(
         render_template("_live_sheet.html", **sheet_of(match_id, current)), tag
     )
