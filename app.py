@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +100,20 @@ def secure_headers(response: Response) -> Response:
 def instance_secret(instance: Path) -> str:
     """Return this installation's session secret, made once so sessions survive restarts."""
     path = instance / "secret_key"
-    if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    # Made with O_EXCL: of several server processes starting at once, one writes it and every
+    # one reads that one, or the phones' sessions would hold only on the process that made them.
+    try:
+        made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(made, "w") as secret:
+            secret.write(secrets.token_hex(32))
+    for _ in range(50):
+        # Another process may have made it a moment ago and be writing it still.
+        kept = path.read_text().strip()
+        if kept:
+            return kept
+        time.sleep(0.02)
+    raise RuntimeError(f"{path} is empty: delete it and start again.")

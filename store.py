@@ -6,6 +6,7 @@ the last replay, which `matches.py` rewrites in the same transaction as every ch
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -35,14 +36,20 @@ def now_utc() -> str:
 
 
 def prepare(path: str) -> None:
-    """Create the database file if needed, switch it to WAL once, and apply migrations."""
+    """Create the database file if needed, switch it to WAL once, and apply migrations.
+
+    Several server processes may start at once over one file: a lock beside it lets one
+    migrate while the others wait, then find nothing left to do.
+    """
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = connect(path)
-    try:
-        db.enable_wal()
-        migrations.apply(db)
-    finally:
-        db.close()
+    with open(f"{path}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        db = connect(path)
+        try:
+            db.enable_wal()
+            migrations.apply(db)
+        finally:
+            db.close()
 
 
 BUSY_SECONDS = 30

@@ -1,9 +1,10 @@
 """A club night on one server: T tables, each with a scoring phone posting a round every few
-seconds and W phones watching its live view, against waitress started as bin/serve starts it.
+seconds and W phones watching its live view, against the server bin/serve starts (waitress;
+`--workers N` for N gunicorn processes, as `WORKERS=N bin/serve`).
 
 Prints, in one run: a round post alone and under load (p50/p99 and their ratio), how long a
-watcher waits to see a new round (p50/p90), errors, requests served per second, and the server's
-CPU and memory. Run by hand: `.venv/bin/python bench/club_night.py` (about a minute).
+watcher waits to see a new round (p50/p90), errors, requests served per second, and the
+server's CPU and memory. Run by hand: `.venv/bin/python bench/club_night.py` (about a minute).
 """
 
 from __future__ import annotations
@@ -38,23 +39,24 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(database: str, port: int, threads: int) -> subprocess.Popen:
-    """Start waitress with bin/serve's settings, on 127.0.0.1, and wait until it answers."""
-    command = [
-        str(ROOT / ".venv/bin/waitress-serve"),
-        "--host=127.0.0.1",
-        f"--port={port}",
-        f"--threads={threads}",
-        "--connection-limit=1000",
-        "--channel-timeout=60",
-        "--call",
-        "app:create_app",
-    ]
-    env = {**os.environ, "TABLESCORE_DATABASE": database, "TABLESCORE_SECRET_KEY": "bench"}
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    for _ in range(100):
+def serve(database: str, port: int, workers: int) -> subprocess.Popen:
+    """Start the server with bin/serve itself, on 127.0.0.1, and wait until it answers."""
+    env = {
+        **os.environ,
+        "TABLESCORE_DATABASE": database,
+        "TABLESCORE_SECRET_KEY": "bench",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": str(workers),
+    }
+    server = subprocess.Popen(
+        [str(ROOT / "bin" / "serve")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            time.sleep(1 if workers > 1 else 0)  # every worker up, not only the first
             return server
         except OSError:
             time.sleep(0.1)
@@ -175,15 +177,15 @@ def watching(port: int, tables: list, per_table: int, until: float, out: Any) ->
 
 
 def server_use(pid: int) -> tuple[float, int]:
-    """The server's CPU seconds so far and its resident memory in bytes (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
-    rss = next(
-        int(line.split()[1]) * 1024
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-        if line.startswith("VmRSS:")
-    )
+    """The server's CPU seconds so far and its resident memory in bytes, its worker processes
+    included (Linux /proc)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    cpu, rss = 0.0, 0
+    for each in [pid, *map(int, children)]:
+        fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        status = Path(f"/proc/{each}/status").read_text().splitlines()
+        rss += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
     return cpu, rss
 
 
@@ -199,12 +201,12 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=3.0, help="seconds between a table's posts")
     parser.add_argument("--seconds", type=float, default=40.0, help="how long the night runs")
     parser.add_argument("--alone", type=int, default=100, help="posts timed with nobody else")
-    parser.add_argument("--threads", type=int, default=8, help="waitress threads (bin/serve: 8)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (WORKERS)")
     args = parser.parse_args()
     random.seed(20261201)
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        server = serve(os.path.join(folder, "club.sqlite"), port, args.threads)
+        server = serve(os.path.join(folder, "club.sqlite"), port, args.workers)
         try:
             quiet = alone(port, args.alone)
             night = Night()
@@ -251,7 +253,7 @@ def report(args: Any, quiet: list[float], night: Night, elapsed: float, cpu: flo
     alone_p50, alone_p99 = percentile(quiet, 0.5), percentile(quiet, 0.99)
     load_p50, load_p99 = percentile(night.posts, 0.5), percentile(night.posts, 0.99)
     seen_p50, seen_p90 = percentile(night.seen_after, 0.5), percentile(night.seen_after, 0.9)
-    print(f"Club night ({args.threads} server threads): {args.tables} tables, {args.watchers}")
+    print(f"Club night ({args.workers} server processes): {args.tables} tables, {args.watchers}")
     print(f"watching phones each, a round per table every {args.every:g} s, {elapsed:.0f} s;")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores.")
     print()

@@ -1,0 +1,199 @@
+"""Several server processes over one SQLite file: they start together on a fresh file (one
+migrates, the others wait), share the session secret, record concurrent rounds each once, and
+none shows a sheet older than the last change another process made. Real servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import os
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import instance_secret
+from tests.api_helpers import TABLES
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / ".venv" / "bin"
+DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
+LONG = TABLES["belote"] | {"options": {"target": 100000}}
+"""A Belote that no number of these deals ends."""
+POSTS = 20
+"""Rounds each of two phones posts to each process, at once."""
+
+
+def free_port() -> int:
+    """A port nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def ask(port: int, method: str, path: str, body: Any = None, **headers: str) -> tuple:
+    """Send one request to a process; return its status, headers and JSON answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    data = None if body is None else json.dumps(body)
+    connection.request(method, path, data, {"Content-Type": "application/json", **headers})
+    answer = connection.getresponse()
+    text = answer.read()
+    connection.close()
+    return answer.status, answer.headers, json.loads(text) if text else None
+
+
+def listening(port: int, server: Any) -> None:
+    """Wait until a started server answers, or fail with what it said."""
+    for _ in range(150):
+        if server.poll() is not None:
+            pytest.fail(f"the server stopped: {server.said.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail("the server did not start")
+
+
+def started(command: list[str], folder: Path, **env: str) -> subprocess.Popen:
+    """Start a server over a fresh database file in the folder."""
+    env = {
+        **os.environ,
+        "TABLESCORE_DATABASE": str(folder / "club.sqlite"),
+        "TABLESCORE_SECRET_KEY": "test",
+        **env,
+    }
+    said = folder / f"server-{len(list(folder.glob('server-*')))}.log"
+    with said.open("w") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=log)
+    server.said = said  # type: ignore[attr-defined]
+    return server
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[list[int]]:
+    """Two waitress processes, as bin/serve starts one, started together on a fresh file."""
+    ports = [free_port(), free_port()]
+    servers = [
+        started(
+            [
+                str(BIN / "waitress-serve"),
+                "--host=127.0.0.1",
+                f"--port={port}",
+                "--threads=8",
+                "--call",
+                "app:create_app",
+            ],  # fmt: skip
+            tmp_path,
+        )
+        for port in ports
+    ]
+    try:
+        for port, server in zip(ports, servers, strict=True):
+            listening(port, server)
+        yield ports
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def test_two_processes_record_every_concurrent_round_once(two: list[int], tmp_path: Path):
+    status, _, match = ask(two[0], "POST", "/api/matches", LONG)
+    assert status == 201, match
+    bearer = {"Authorization": f"Bearer {match['scorer_token']}"}
+    rounds = f"/api/matches/{match['id']}/rounds"
+    statuses: list[int] = []
+
+    def phone(port: int, prefix: str) -> None:
+        for i in range(POSTS):
+            key = {"Idempotency-Key": f"{prefix}-{i}"}
+            statuses.append(ask(port, "POST", rounds, DEAL, **bearer, **key)[0])
+            # A retry of the same post through the other process records nothing more.
+            other = two[1] if port == two[0] else two[0]
+            statuses.append(ask(other, "POST", rounds, DEAL, **bearer, **key)[0])
+
+    phones = [threading.Thread(target=phone, args=(port, f"p{port}")) for port in two]
+    for each in phones:
+        each.start()
+    for each in phones:
+        each.join(timeout=120)
+    assert statuses.count(201) == 4 * POSTS and set(statuses) == {201}
+    for port in two:
+        _, _, seen = ask(port, "GET", f"/api/matches/{match['id']}")
+        assert len(seen["rounds"]) == 2 * POSTS
+
+
+def test_no_process_shows_a_sheet_older_than_another_processs_change(two: list[int]):
+    status, _, match = ask(two[0], "POST", "/api/matches", LONG)
+    assert status == 201
+    bearer = {"Authorization": f"Bearer {match['scorer_token']}"}
+    url = f"/api/matches/{match['id']}"
+    tags = []
+    for n in range(1, 6):
+        writer, reader = (two[0], two[1]) if n % 2 else (two[1], two[0])
+        # The reader has this match's replay in memory from its last answer.
+        _, headers, before = ask(reader, "GET", url)
+        assert ask(writer, "POST", f"{url}/rounds", DEAL, **bearer)[0] == 201
+        status, fresh_headers, fresh = ask(reader, "GET", url, **{"If-None-Match": headers["ETag"]})
+        assert status == 200 and len(fresh["rounds"]) == len(before["rounds"]) + 1 == n
+        tags.append(fresh_headers["ETag"])
+        # Both processes name the same state the same way.
+        assert ask(writer, "GET", url)[1]["ETag"] == fresh_headers["ETag"]
+    assert len(set(tags)) == 5
+
+
+def workers(pid: int) -> int:
+    """Count a server's worker processes, once it has started them all (a few seconds)."""
+    for _ in range(100):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if len(children) >= 2:
+            break
+        time.sleep(0.1)
+    return len(children)
+
+
+def test_bin_serve_with_workers_serves_from_several_processes(tmp_path: Path):
+    port = free_port()
+    serve = ROOT / "bin" / "serve"
+    server = started([str(serve)], tmp_path, PORT=str(port), HOST="127.0.0.1", WORKERS="2")
+    try:
+        listening(port, server)
+        assert workers(server.pid) == 2
+        status, _, match = ask(port, "POST", "/api/matches", LONG)
+        assert status == 201
+        bearer = {"Authorization": f"Bearer {match['scorer_token']}"}
+        rounds = f"/api/matches/{match['id']}/rounds"
+        statuses: list[int] = []
+
+        def phone() -> None:
+            statuses.extend(ask(port, "POST", rounds, DEAL, **bearer)[0] for _ in range(10))
+
+        threads = [threading.Thread(target=phone) for _ in range(3)]
+        for each in threads:
+            each.start()
+        for each in threads:
+            each.join(timeout=60)
+        assert statuses == [201] * 30
+        assert len(ask(port, "GET", f"/api/matches/{match['id']}")[2]["rounds"]) == 30
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def secret_of(folder: str) -> str:
+    """Read (or make) the session secret of an instance folder, as a starting process does."""
+    return instance_secret(Path(folder))
+
+
+def test_processes_starting_at_once_make_one_session_secret(tmp_path: Path):
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        secrets = pool.map(secret_of, [str(tmp_path / "instance")] * 8)
+    assert len(set(secrets)) == 1 and len(secrets[0]) == 64
+    assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o777 == 0o600
