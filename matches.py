@@ -247,6 +247,24 @@ def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Rou
     return row, table, rounds
 
 
+def standing(
+    db: Database, match_id: int
+) -> tuple[dict[str, Any], Table, list[Round], Replay | None]:
+    """Read a match as it stands, as `stored` does, with its replay if a phone read this
+    version lately: then its rounds come from that replay's match, and only a new round needs
+    scoring (`Scorer.advance`)."""
+    kept = REPLAYED.get(replay_key(db, match_id, store.match_version(db, match_id)))
+    row = load_row(db, match_id)
+    # The row holds the last replay's count and totals: a kept replay that disagrees is not
+    # trusted, and the rounds are read and scored again.
+    if kept is None or (row["rounds_played"], row["totals"]) != (
+        len(kept.rounds),
+        kept.replay.totals,
+    ):
+        return *stored(db, match_id), None
+    return row, kept.table, list(kept.rounds), kept.replay
+
+
 def removed(db: Database, match_id: int) -> list[Round]:
     """Read the rounds taken out of a match and not put back, oldest removal first."""
     return [
@@ -313,17 +331,24 @@ class Replayed:
 REPLAYED = Replayed(size=64)
 
 
+def replay_key(db: Database, match_id: int, version: int) -> Hashable:
+    """Name a match's replay in REPLAYED: its file, the match, its version, the language."""
+    return (store.path_of(db), match_id, version, words.speaking.get())
+
+
 def load(db: Database, match_id: int) -> Match:
     """Read a match and replay its rounds, or reuse the replay of the state it is in."""
     if not 0 < match_id <= LARGEST_ID:
         raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
-    version = store.match_version(db, match_id)
-    key = (store.path_of(db), match_id, version, words.speaking.get())
-    found = REPLAYED.get(key)
-    if found is None:
-        found = played(*stored(db, match_id))
-        found.version, found.removed = version, removed(db, match_id)
-        REPLAYED.keep(key, found)
+    with store.reading(db):
+        # One snapshot: the version it is kept under is the version of the rounds read.
+        version = store.match_version(db, match_id)
+        key = replay_key(db, match_id, version)
+        found = REPLAYED.get(key)
+        if found is None:
+            found = played(*stored(db, match_id))
+            found.version, found.removed = version, removed(db, match_id)
+            REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
     # are shared and only read. A rematch is another match's change, so it is read anew.
     return replace(found, rematched_by=store.rematched_by(db, match_id))
@@ -389,7 +414,7 @@ def add_round(
     on (Back, another phone) is refused instead of recording the round in the wrong place.
     """
     with store.writing(db):
-        row, table, rounds = stored(db, match_id)
+        row, table, rounds, after = standing(db, match_id)
         asked = fingerprint("add", None, data)
         done = replayed(db, match_id, key, "add", asked)
         if done is not None:
@@ -421,14 +446,17 @@ def add_round(
             )
         entered = scorer.read_round(table, data)
         inputs = [*(r.input for r in rounds), entered]
-        replay = checked_replay(scorer, table, inputs, changed=n)
+        replay = checked_replay(scorer, table, inputs, changed=n, after=after)
         at = store.now_utc()
         round_id = store.insert_round(db, match_id, entered, at)
         if key:
             store.remember_key(db, match_id, key, store.Request("add", asked, round_id), at)
         rounds.append(Round(round_id, n, entered, at, None))
         change = store.Change("add", n, round_id, entered, None, at, device)
-        return remember(db, played(row, table, rounds, replay), change)
+        match = remember(db, played(row, table, rounds, replay), change)
+    # Kept once stored: the next round, and every phone reading this one, start from it.
+    REPLAYED.keep(replay_key(db, match_id, match.version), replace(match, recorded=None))
+    return match
 
 
 def correct_round(
@@ -510,11 +538,22 @@ def restore_round(db: Database, match_id: int, round_id: int, device: str | None
 
 
 def checked_replay(
-    scorer: Scorer, table: Table, inputs: Sequence[Mapping[str, Any]], changed: int | None
+    scorer: Scorer,
+    table: Table,
+    inputs: Sequence[Mapping[str, Any]],
+    changed: int | None,
+    after: Replay | None = None,
 ) -> Replay:
-    """Replay candidate rounds, refusing a change that breaks this round or a later one."""
+    """Replay candidate rounds, refusing a change that breaks this round or a later one.
+
+    `after` is the replay of every round but the last, when it is at hand: then only the last
+    round is scored, on it.
+    """
     try:
-        replay = scorer.replay(table, inputs)
+        if after is None:
+            replay = scorer.replay(table, inputs)
+        else:
+            replay = scorer.advance(table, after, inputs[:-1], inputs[-1])
     except RoundImpossible as impossible:
         if impossible.n == changed and impossible.waiting:
             raise Conflict(impossible.refusal.message) from None

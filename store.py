@@ -81,6 +81,20 @@ def writing(db: Database) -> Iterator[None]:
     db.conn.commit()
 
 
+@contextmanager
+def reading(db: Database) -> Iterator[None]:
+    """Read as of one moment: every read inside sees the same state, whatever is written
+    meanwhile (WAL gives a read transaction its snapshot). Inside a change, that change's."""
+    if db.conn.in_transaction:
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    finally:
+        db.conn.rollback()
+
+
 def insert_match(
     db: Database,
     *,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -211,6 +212,21 @@ class Replay:
     state: dict[str, Any] = field(default_factory=dict)
     ended_after: int | None = None
     """How many rounds had been played when the match ended, if it has."""
+    carry: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What scoring the next round needs beyond the state shown (a game's own running state)."""
+
+    def continued(self, table: Table) -> Replay:
+        """Return a copy to score one more round on, leaving this replay as it is.
+
+        The rounds scored stay shared (they are never changed); totals, state and carry are
+        copied together, so whatever they share stays shared in the copy.
+        """
+        totals, state, carry = copy.deepcopy(
+            (self.totals, self.state, self.carry), {id(table): table}
+        )
+        return Replay(
+            list(self.rounds), totals, self.status, self.winner, state, self.ended_after, carry
+        )
 
     def name_dealers(self, table: Table, step: int = LEFT) -> None:
         """Say who dealt each round and who deals the next, the deal moving `step` seats a round."""
@@ -439,3 +455,17 @@ class Scorer(ABC):
     @abstractmethod
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score the rounds in order; raise RoundImpossible for one that cannot stand."""
+
+    def advance(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Score one more round after `rounds`, whose replay is `replay` (left unchanged).
+
+        It must give what `replay(table, [*rounds, entered])` gives. By default it is that;
+        a game whose matches run long scores only the new round, from what the replay carries.
+        """
+        return self.replay(table, [*rounds, entered])

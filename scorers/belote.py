@@ -493,51 +493,67 @@ class Belote(Scorer):
         replay = Replay(
             rounds=[], totals=dict.fromkeys(teams, 0), state={"reserve": 0, "extra_round": False}
         )
-        reserve = 0
-        official = table.options["rules"] == "official"
-        waiting: set[str] = set()
-        """Official rules: teams past the target through a belote alone, not winners yet."""
+        # Official rules: teams past the target through a belote alone, not winners yet.
+        replay.carry["waiting"] = set()
         for entered in rounds:
-            deal = score_deal(table, entered)
-            won = 0
-            if deal.result == LITIGE:
-                reserve += deal.held
-                if reserve != deal.held:
-                    deal.explanation.append(
-                        _("The reserve now holds {points}.").format(points=reserve)
-                    )
-            elif reserve:
-                won, reserve = reserve, 0
-                deal.scores[deal.winner] += won
-                deal.explanation.append(
-                    _("{team} wins the deal and the {points} in reserve.").format(
-                        team=deal.winner, points=won
-                    )
-                )
-            rounded = table.options["rounding"] and round_scores(deal.scores, deal.explanation)
-            for team, score in deal.scores.items():
-                replay.totals[team] += score
-            result = RoundResult(
-                deal.scores,
-                deal.explanation,
-                dict(replay.totals),
-                {
-                    "result": deal.result,
-                    "reserve": reserve,
-                    "tie": deal.tie,
-                    "reserve_won": won,
-                    "rounded": rounded,
-                },
-            )
-            replay.state["reserve"] = reserve
-            if replay.status != FINISHED:
-                if official:
-                    belote_alone(table, entered, deal, replay.totals, waiting, result.explanation)
-                settle(replay, table.options["target"], result.explanation, waiting)
-            replay.rounds.append(result)
+            deal_on(table, replay, entered)
         # French belote is played counter-clockwise: the deal passes to the right.
         replay.name_dealers(table, RIGHT)
         return replay
+
+    def advance(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Score one more deal from the reserve and the totals the replay holds."""
+        following = replay.continued(table)
+        deal_on(table, following, entered)
+        following.name_dealers(table, RIGHT)
+        return following
+
+
+def deal_on(table: Table, replay: Replay, entered: Mapping[str, Any]) -> None:
+    """Score the next deal of a replay: the reserve, the totals, the end at the target."""
+    deal = score_deal(table, entered)
+    won = 0
+    reserve = replay.state["reserve"]
+    if deal.result == LITIGE:
+        reserve += deal.held
+        if reserve != deal.held:
+            deal.explanation.append(_("The reserve now holds {points}.").format(points=reserve))
+    elif reserve:
+        won, reserve = reserve, 0
+        deal.scores[deal.winner] += won
+        deal.explanation.append(
+            _("{team} wins the deal and the {points} in reserve.").format(
+                team=deal.winner, points=won
+            )
+        )
+    rounded = table.options["rounding"] and round_scores(deal.scores, deal.explanation)
+    for team, score in deal.scores.items():
+        replay.totals[team] += score
+    result = RoundResult(
+        deal.scores,
+        deal.explanation,
+        dict(replay.totals),
+        {
+            "result": deal.result,
+            "reserve": reserve,
+            "tie": deal.tie,
+            "reserve_won": won,
+            "rounded": rounded,
+        },
+    )
+    replay.state["reserve"] = reserve
+    if replay.status != FINISHED:
+        waiting = replay.carry["waiting"]
+        if table.options["rules"] == "official":
+            belote_alone(table, entered, deal, replay.totals, waiting, result.explanation)
+        settle(replay, table.options["target"], result.explanation, waiting)
+    replay.rounds.append(result)
 
 
 def official_rules(options: Mapping[str, Any]) -> list[Rule]:

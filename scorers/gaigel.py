@@ -470,37 +470,62 @@ class Gaigel(Scorer):
         replay.name_dealers(table, LEFT)
         return replay
 
+    def advance(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Chalk one more deal on the slate the replay carries (three players, at most 30
+        deals, replay them all)."""
+        if table.options["mode"] == "three":
+            return self.replay(table, [*rounds, entered])
+        following = replay.continued(table)
+        slate_deal(table, following, entered)
+        slate = following.carry["slate"]
+        following.totals, following.state = dict(slate.held), slate.state()
+        following.name_dealers(table, LEFT)
+        return following
+
 
 def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
     """Give strokes to the losers, then erase the winners' strokes, until a team is clear."""
-    teams = list(table.teams or {})
-    slate = Slate(table.options["strokes"], teams)
+    slate = Slate(table.options["strokes"], list(table.teams or {}))
     replay = Replay(rounds=[], totals=dict(slate.held))
+    replay.carry["slate"] = slate
     for deal in rounds:
-        winner, outcome = deal["winner"], deal["outcome"]
-        loser = next(team for team in teams if team != winner)
-        name, strokes = OUTCOMES[outcome]
-        before = dict(slate.held)
-        won = (
-            _("{team} wins {outcome}: a double.")
-            if strokes == 2
-            else _("{team} wins {outcome}: a single.")
-        )
-        explanation = [won.format(team=winner, outcome=name)]
-        if deal.get("evidence"):
-            explanation.insert(0, evidence_said(table, deal))
-        was_giving = slate.phase == GIVING
-        if was_giving:
-            explanation += slate.give(loser, strokes)
-        else:
-            explanation += slate.erase(winner, strokes)
-        if replay.status != FINISHED:
-            settle_slate(slate, replay, explanation, was_giving and slate.phase == ERASING)
-        scores = {team: slate.held[team] - before[team] for team in teams}
-        replay.rounds.append(RoundResult(scores, explanation, dict(slate.held)))
+        slate_deal(table, replay, deal)
     replay.totals = dict(slate.held)
     replay.state = slate.state()
     return replay
+
+
+def slate_deal(table: Table, replay: Replay, deal: Mapping[str, Any]) -> None:
+    """Chalk the next deal on the slate the replay carries."""
+    slate = replay.carry["slate"]
+    teams = list(table.teams or {})
+    winner, outcome = deal["winner"], deal["outcome"]
+    loser = next(team for team in teams if team != winner)
+    name, strokes = OUTCOMES[outcome]
+    before = dict(slate.held)
+    won = (
+        _("{team} wins {outcome}: a double.")
+        if strokes == 2
+        else _("{team} wins {outcome}: a single.")
+    )
+    explanation = [won.format(team=winner, outcome=name)]
+    if deal.get("evidence"):
+        explanation.insert(0, evidence_said(table, deal))
+    was_giving = slate.phase == GIVING
+    if was_giving:
+        explanation += slate.give(loser, strokes)
+    else:
+        explanation += slate.erase(winner, strokes)
+    if replay.status != FINISHED:
+        settle_slate(slate, replay, explanation, was_giving and slate.phase == ERASING)
+    scores = {team: slate.held[team] - before[team] for team in teams}
+    replay.rounds.append(RoundResult(scores, explanation, dict(slate.held)))
 
 
 def evidence_said(table: Table, deal: Mapping[str, Any]) -> str:

@@ -617,24 +617,47 @@ class Porrazo(Scorer):
         dealer = table.players.index(table.dealer(0))
         pegging = Pegging(table, dict.fromkeys(sides_of(table), 0), dealer)
         replay = Replay(rounds=[], totals=pegging.totals)
-        for index, event in enumerate(rounds):
-            pegging.scores, pegging.sentences = {}, []
-            dealt_by = table.players[pegging.dealer]
-            try:
-                self.play(pegging, event)
-            except RoundImpossible as impossible:
-                raise RoundImpossible(index + 1, impossible.refusal, impossible.waiting) from None
-            except Refusal as refusal:
-                raise RoundImpossible(index + 1, refusal) from None
-            if replay.status != FINISHED:
-                self.settle(pegging, replay, event)
-            scores = {side: pegging.scores.get(side, 0) for side in pegging.totals}
-            extra = {"pending": dict(pegging.pending) if pegging.pending else None}
-            replay.rounds.append(
-                RoundResult(scores, pegging.sentences, dict(pegging.totals), extra, dealt_by)
-            )
+        replay.carry["pegging"] = pegging
+        for event in rounds:
+            self.peg_on(replay, event)
+        return self.pegged(replay)
+
+    def advance(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Peg one more event from the pegs and what is pending, as the replay carries them."""
+        following = replay.continued(table)
+        self.peg_on(following, entered)
+        return self.pegged(following)
+
+    def peg_on(self, replay: Replay, event: Mapping[str, Any]) -> None:
+        """Peg the next event of a replay, numbering a refusal with the event's place."""
+        pegging, n = replay.carry["pegging"], len(replay.rounds) + 1
+        pegging.scores, pegging.sentences = {}, []
+        dealt_by = pegging.table.players[pegging.dealer]
+        try:
+            self.play(pegging, event)
+        except RoundImpossible as impossible:
+            raise RoundImpossible(n, impossible.refusal, impossible.waiting) from None
+        except Refusal as refusal:
+            raise RoundImpossible(n, refusal) from None
+        if replay.status != FINISHED:
+            self.settle(pegging, replay, event)
+        scores = {side: pegging.scores.get(side, 0) for side in pegging.totals}
+        extra = {"pending": dict(pegging.pending) if pegging.pending else None}
+        replay.rounds.append(
+            RoundResult(scores, pegging.sentences, dict(pegging.totals), extra, dealt_by)
+        )
+
+    def pegged(self, replay: Replay) -> Replay:
+        """Say who deals next and what is pending, once the events are pegged."""
+        pegging = replay.carry["pegging"]
         replay.state = {
-            "dealer": table.players[pegging.dealer],
+            "dealer": pegging.table.players[pegging.dealer],
             "pending": dict(pegging.pending) if pegging.pending else None,
         }
         return replay

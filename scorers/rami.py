@@ -309,20 +309,40 @@ class Rami(Scorer):
 
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score every round, then end the match at the target unless the lowest is shared."""
-        options = table.options
-        cap = never_melded_cap(options)
+        cap = never_melded_cap(table.options)
         replay = Replay(
             rounds=[], totals=dict.fromkeys(table.players, 0), state={"extra_round": False}
         )
         for entered in rounds:
-            result = score_round(table, entered, cap)
-            for name, score in result.scores.items():
-                replay.totals[name] += score
-            result.totals = dict(replay.totals)
-            if replay.status != FINISHED:
-                settle(replay, options["target"], result.explanation)
-            replay.rounds.append(result)
+            round_on(table, replay, entered, cap)
         replay.name_dealers(table, LEFT)
         last = rounds[-1]["hands"] if rounds else {}
         replay.state["melded"] = {name: hand["melded"] for name, hand in last.items()}
         return replay
+
+    def advance(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Score one more round on the totals the replay holds."""
+        following = replay.continued(table)
+        round_on(table, following, entered, never_melded_cap(table.options))
+        following.name_dealers(table, LEFT)
+        following.state["melded"] = {
+            name: hand["melded"] for name, hand in entered["hands"].items()
+        }
+        return following
+
+
+def round_on(table: Table, replay: Replay, entered: Mapping[str, Any], cap: int) -> None:
+    """Score the next round of a replay and end the match at the target if it is reached."""
+    result = score_round(table, entered, cap)
+    for name, score in result.scores.items():
+        replay.totals[name] += score
+    result.totals = dict(replay.totals)
+    if replay.status != FINISHED:
+        settle(replay, table.options["target"], result.explanation)
+    replay.rounds.append(result)

@@ -586,6 +586,27 @@ def test_replay_is_deterministic(game: str, data: st.DataObject) -> None:
 @pytest.mark.parametrize("game", list(MATCHES))
 @PROPERTY
 @given(data=st.data())
+def test_scoring_one_more_round_gives_what_the_whole_replay_gives(
+    game: str, data: st.DataObject
+) -> None:
+    start, rounds, _ = data.draw(MATCHES[game], label="match")
+    table, inputs = read_all(start, rounds)
+    scorer = GAMES[start["game"]]
+    advanced = scorer.replay(table, [])
+    for n, entered in enumerate(inputs, start=1):
+        before = outcome(advanced)
+        following = scorer.advance(table, advanced, inputs[: n - 1], entered)
+        # The replay scored from is left as it was: phones may be reading it.
+        assert outcome(advanced) == before
+        whole = scorer.replay(table, inputs[:n])
+        assert outcome(following) == outcome(whole), f"round {n}"
+        assert [r.dealer for r in following.rounds] == [r.dealer for r in whole.rounds]
+        advanced = following
+
+
+@pytest.mark.parametrize("game", list(MATCHES))
+@PROPERTY
+@given(data=st.data())
 def test_a_round_as_stored_reads_as_itself(game: str, data: st.DataObject) -> None:
     start, rounds, _ = data.draw(MATCHES[game], label="match")
     table, inputs = read_all(start, rounds)
@@ -770,3 +791,21 @@ def test_porrazo_totals_are_the_running_sum_of_the_pegs(match) -> None:
             running[side] += score
         assert result.totals == running
     assert replay.totals == running
+
+
+@pytest.mark.parametrize("game", list(MATCHES))
+@ENGINE
+@given(data=st.data())
+def test_a_round_scored_on_the_kept_replay_is_stored_as_a_whole_replay_would(
+    db, game: str, data: st.DataObject
+) -> None:
+    start, rounds, _ = data.draw(MATCHES[game], label="match")
+    kept_id, kept_played = play(db, start, rounds)
+    with pytest.MonkeyPatch.context() as forgetful:
+        # Every post finds nothing kept: each replays the whole match.
+        forgetful.setattr(matches.REPLAYED, "get", lambda key: None)
+        whole_id, whole_played = play(db, start, rounds)
+        whole = snapshot(db, whole_id)
+    assert kept_played == whole_played
+    matches.REPLAYED.kept.clear()
+    assert snapshot(db, kept_id) == whole
