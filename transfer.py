@@ -136,9 +136,12 @@ def matches_count(count: int) -> str:
 def export_match(db: Database, match_id: int) -> dict[str, Any]:
     """Return one match as its export document: rounds, results, every record and the log."""
     # Replayed apart from the kept replays: a whole history passing through would push out
-    # the matches being played tonight.
-    match = matches.played(*matches.stored(db, match_id))
-    rows = store.round_records(db, match.id)
+    # the matches being played tonight. Read as of one moment: a round recorded meanwhile
+    # would be in the log and not in the records.
+    with store.reading(db):
+        match = matches.played(*matches.stored(db, match_id))
+        rows = store.round_records(db, match.id)
+        changes = store.changes(db, match.id)
     refs = {row["id"]: ref for ref, row in enumerate(rows)}
     teams = match.table.teams
     return {
@@ -168,7 +171,7 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
                 change["at_utc"],
                 change["device"],
             ).document()
-            for change in store.changes(db, match.id)
+            for change in changes
         ],
         "round_records": [
             Record(

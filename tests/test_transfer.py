@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
+import matches
 import store
 import transfer
 from app import create_app
@@ -940,3 +941,28 @@ def test_whoever_imports_a_match_may_score_it(
     signed = there.put(url, json=first, headers={"Authorization": f"Bearer {token}"})
     assert signed.status_code == 200
     assert signed.json["match"]["totals"] == document["totals"]
+
+
+def test_an_export_is_one_moment_of_a_match_being_played(
+    app: Flask, client: FlaskClient, rami: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = store.connect(app.config["DATABASE"])
+    other = store.connect(app.config["DATABASE"])
+    read, recorded = store.round_records, []
+
+    def then_a_round_arrives(db: Any, match_id: int) -> Any:
+        rows = read(db, match_id)
+        if not recorded:
+            # Another phone records a round between the export's reads.
+            recorded.append(matches.add_round(other, match_id, out("Ana", Bo=5, Cy=7)))
+        return rows
+
+    monkeypatch.setattr(store, "round_records", then_a_round_arrives)
+    document = transfer.export_match(db, rami)
+    assert recorded
+    assert len(document["log"]) == len(document["round_records"]) + 2  # a correction, a removal
+    assert len(document["rounds"]) == 2
+    monkeypatch.setattr(store, "round_records", read)
+    assert len(transfer.export_match(db, rami)["rounds"]) == 3
+    db.close()
+    other.close()
