@@ -65,16 +65,15 @@ def device_for(db: Database, match_id: int, token: str | None) -> str:
                 "or ask it to let this phone score."
             )
         )
-    rows = list(
-        db.query(
-            "select device from scorers where match_id = ? and token_sha256 = ? "
-            "and revoked_utc is null",
-            [match_id, digest(token)],
-        )
+    found = store.rows(
+        db,
+        "select device from scorers where match_id = ? and token_sha256 = ? "
+        "and revoked_utc is null",
+        [match_id, digest(token)],
     )
-    if not rows:
+    if not found:
         raise Forbidden(_("This scorer token does not open this match, or it was revoked."))
-    return rows[0]["device"]
+    return found[0]["device"]
 
 
 def may_score(db: Database, match_id: int, token: str | None) -> bool:

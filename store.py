@@ -9,7 +9,7 @@ from __future__ import annotations
 import fcntl
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -174,8 +174,21 @@ def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
 
 
 def path_of(db: Database) -> str:
-    """Return the file a connection reads: replays kept in memory are told apart by it."""
-    return db.execute("pragma database_list").fetchone()[2]
+    """Return the file a connection reads: replays kept in memory are told apart by it.
+
+    Asked once per connection: every change and every page asks it.
+    """
+    if not hasattr(db, "file"):
+        db.file = db.execute("pragma database_list").fetchone()[2]
+    return db.file
+
+
+def rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """Read rows as dictionaries, without the savepoint sqlite-utils' query wraps each read
+    in: the reads of every change and every page go through here."""
+    cursor = db.execute(sql, params)
+    columns = [column[0] for column in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
 def match_version(db: Database, match_id: int) -> int:
@@ -196,9 +209,8 @@ def match_stamp(db: Database, match_id: int) -> tuple[str, int] | None:
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     """Return a match row with its JSON columns decoded, or None."""
-    query = "select * from matches where id = ? and import_id is null"
-    rows = list(db.query(query, [match_id]))
-    return decoded(rows[0]) if rows else None
+    found = rows(db, "select * from matches where id = ? and import_id is null", [match_id])
+    return decoded(found[0]) if found else None
 
 
 def decoded(row: dict[str, Any]) -> dict[str, Any]:
@@ -214,7 +226,7 @@ def decoded(row: dict[str, Any]) -> dict[str, Any]:
 def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return the rounds that count, in the order they were entered, with their input decoded."""
     # Every change reads them all, so only the columns a replay needs are read and decoded.
-    rows = db.execute(
+    cursor = db.execute(
         "select id, input_json, entered_utc, corrected_utc, version from rounds "
         "where match_id = ? and removed_utc is null order by id",
         [match_id],
@@ -227,7 +239,7 @@ def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
             "corrected_utc": corrected,
             "version": version,
         }
-        for n, text, entered, corrected, version in rows
+        for n, text, entered, corrected, version in cursor
     ]
 
 
@@ -241,7 +253,7 @@ def removed_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
         from rounds r where r.match_id = ? and r.removed_utc is not null
         order by r.removed_utc, r.id
     """
-    return [decoded(row) for row in db.query(query, [match_id])]
+    return [decoded(row) for row in rows(db, query, [match_id])]
 
 
 # Every change to a match writes through these two: sqlite-utils' own insert and update first
@@ -490,11 +502,12 @@ def find_matches(
         counted = f"select count(*) from {source} {where_clause(counting)}"
     total = db.execute(counted, params).fetchone()[0]
     clause = where_clause([*where, "m.import_id is null"])
-    rows = db.query(
+    page_rows = rows(
+        db,
         f"select m.* from {source} {clause} order by {order} limit ? offset ?",
         [*params, per_page, (page - 1) * per_page],
     )
-    return [decoded(row) for row in rows], total
+    return [decoded(row) for row in page_rows], total
 
 
 def where_clause(conditions: list[str]) -> str:
