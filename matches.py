@@ -320,9 +320,11 @@ class Replayed:
                 self.kept.move_to_end(key)
             return found
 
-    def keep(self, key: Hashable, match: Match) -> None:
-        """Keep a replay, forgetting the one used least lately when full."""
+    def keep(self, key: Hashable, match: Match, replacing: Hashable | None = None) -> None:
+        """Keep a replay, forgetting the one it replaces (no phone asks for an old version
+        again) and, when full, the one used least lately."""
         with self.lock:
+            self.kept.pop(replacing, None)
             self.kept[key] = match
             if len(self.kept) > self.size:
                 self.kept.popitem(last=False)
@@ -455,7 +457,11 @@ def add_round(
         change = store.Change("add", n, round_id, entered, None, at, device)
         match = remember(db, played(row, table, rounds, replay), change)
     # Kept once stored: the next round, and every phone reading this one, start from it.
-    REPLAYED.keep(replay_key(db, match_id, match.version), replace(match, recorded=None))
+    REPLAYED.keep(
+        replay_key(db, match_id, match.version),
+        replace(match, recorded=None),
+        replacing=replay_key(db, match_id, match.version - 1),
+    )
     return match
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import fcntl
 import json
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,6 +56,32 @@ def prepare(path: str) -> None:
 
 BUSY_SECONDS = 30
 """How long a change waits for another to finish (a large import) before it gives up."""
+
+
+HELD_FILES = 4
+"""Files held open at once in one process: a server has one; tests make many, one at a time."""
+
+HELD: OrderedDict[str, sqlite3.Connection] = OrderedDict()
+HOLDING = threading.Lock()
+
+
+def hold_open(path: str) -> None:
+    """Keep a read-only connection to the file open for as long as the process serves it.
+
+    In WAL mode the last connection to close checkpoints the file and deletes its WAL, and the
+    next to open builds them again: a third of a post at a quiet table, where each request's
+    connection is the only one. A read-only connection never checkpoints, so holding one open
+    is safe, even if the file is replaced under it.
+    """
+    with HOLDING:
+        if path in HELD:
+            HELD.move_to_end(path)
+            return
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        HELD[path] = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        HELD[path].execute("select count(*) from sqlite_master").fetchone()
+        if len(HELD) > HELD_FILES:
+            HELD.popitem(last=False)[1].close()
 
 
 def connect(path: str) -> Database:

@@ -1,6 +1,6 @@
 """A club night on one server: T tables, each with a scoring phone posting a round every few
-seconds and W phones watching its live view, against the server bin/serve starts (waitress;
-`--workers N` for N gunicorn processes, as `WORKERS=N bin/serve`).
+seconds and W phones watching its live view, against the server bin/serve starts (one
+process per core; `--workers N` for N, as `WORKERS=N bin/serve`, 1 for waitress alone).
 
 Prints, in one run: a round post alone and under load (p50/p99 and their ratio), how long a
 watcher waits to see a new round (p50/p90), errors, requests served per second, and the
@@ -39,7 +39,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(database: str, port: int, workers: int) -> subprocess.Popen:
+def serve(database: str, port: int, workers: int | None) -> subprocess.Popen:
     """Start the server with bin/serve itself, on 127.0.0.1, and wait until it answers."""
     env = {
         **os.environ,
@@ -47,8 +47,9 @@ def serve(database: str, port: int, workers: int) -> subprocess.Popen:
         "TABLESCORE_SECRET_KEY": "bench",
         "HOST": "127.0.0.1",
         "PORT": str(port),
-        "WORKERS": str(workers),
     }
+    if workers is not None:
+        env["WORKERS"] = str(workers)
     server = subprocess.Popen(
         [str(ROOT / "bin" / "serve")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -56,7 +57,7 @@ def serve(database: str, port: int, workers: int) -> subprocess.Popen:
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            time.sleep(1 if workers > 1 else 0)  # every worker up, not only the first
+            time.sleep(1)  # every worker up, not only the first
             return server
         except OSError:
             time.sleep(0.1)
@@ -183,9 +184,9 @@ def watching(port: int, tables: list, per_table: int, until: float, out: Any) ->
     out.send((night.seen, night.errors, night.requests))
 
 
-def server_use(pid: int) -> tuple[float, int]:
-    """The server's CPU seconds so far and its resident memory in bytes, its worker processes
-    included (Linux /proc)."""
+def server_use(pid: int) -> tuple[float, int, int]:
+    """The server's CPU seconds so far, its resident memory in bytes, its worker processes
+    included, and how many processes serve (Linux /proc)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     cpu, rss = 0.0, 0
     for each in [pid, *map(int, children)]:
@@ -193,7 +194,7 @@ def server_use(pid: int) -> tuple[float, int]:
         cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         status = Path(f"/proc/{each}/status").read_text().splitlines()
         rss += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-    return cpu, rss
+    return cpu, rss, len(children) or 1
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -209,7 +210,9 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=3.0, help="seconds between a table's posts")
     parser.add_argument("--seconds", type=float, default=40.0, help="how long the night runs")
     parser.add_argument("--alone", type=int, default=100, help="posts timed with nobody else")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (WORKERS)")
+    parser.add_argument(
+        "--workers", type=int, help="server processes (WORKERS; bin/serve's own default)"
+    )
     args = parser.parse_args()
     random.seed(20261201)
     with tempfile.TemporaryDirectory() as folder:
@@ -222,7 +225,7 @@ def main() -> None:
             tables = [start(setup) for _ in range(args.tables)]
             for match in tables:
                 night.posted_at[match["id"]] = {}
-            cpu_before, _ = server_use(server.pid)
+            cpu_before, _, _ = server_use(server.pid)
             began = time.monotonic()
             until = began + args.seconds
             received, sent = multiprocessing.Pipe(duplex=False)
@@ -249,19 +252,27 @@ def main() -> None:
                 if made is not None:
                     night.seen_after.append(at - made)
             elapsed = time.monotonic() - began
-            cpu_after, rss = server_use(server.pid)
+            cpu_after, rss, processes = server_use(server.pid)
         finally:
             server.terminate()
             server.wait(timeout=10)
-    report(args, quiet, night, elapsed, cpu_after - cpu_before, rss)
+    report(args, quiet, night, elapsed, cpu_after - cpu_before, rss, processes)
 
 
-def report(args: Any, quiet: list[float], night: Night, elapsed: float, cpu: float, rss: int):
+def report(
+    args: Any,
+    quiet: list[float],
+    night: Night,
+    elapsed: float,
+    cpu: float,
+    rss: int,
+    processes: int,
+):
     ms = 1000
     alone_p50, alone_p99 = percentile(quiet, 0.5), percentile(quiet, 0.99)
     load_p50, load_p99 = percentile(night.posts, 0.5), percentile(night.posts, 0.99)
     seen_p50, seen_p90 = percentile(night.seen_after, 0.5), percentile(night.seen_after, 0.9)
-    print(f"Club night ({args.workers} server processes): {args.tables} tables, {args.watchers}")
+    print(f"Club night ({processes} server processes): {args.tables} tables, {args.watchers}")
     print(f"watching phones each, a round per table every {args.every:g} s, {elapsed:.0f} s;")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores.")
     print()

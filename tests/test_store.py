@@ -182,6 +182,10 @@ def test_a_kept_replay_is_only_reused_for_the_same_state_and_language(app, clien
     client.post(rounds, json=hand)
     with app.app_context():
         assert matches.load(get_db(), match["id"]).replay.totals == {"Ana": 0, "Bo": 12}
+        # The post kept its replay in place of the one before it, which nobody asks for again.
+        here = store.path_of(get_db())
+        kept = {key[1:3] for key in matches.REPLAYED.kept if key[0] == here}
+        assert (match["id"], 1) in kept and (match["id"], 0) not in kept
     client.put(f"{rounds}/1", json=hand | {"hands": {"Bo": {"points": 30, "melded": True}}})
     with app.app_context():
         english = matches.load(get_db(), match["id"])
@@ -196,3 +200,31 @@ def test_a_kept_replay_is_only_reused_for_the_same_state_and_language(app, clien
     client.delete(f"{rounds}/1")
     with app.app_context():
         assert matches.load(get_db(), match["id"]).rounds == []
+
+
+def test_a_held_file_keeps_its_wal_between_requests_and_lets_go_unharmed(tmp_path):
+    path = str(tmp_path / "held.sqlite")
+    app = create_app({"DATABASE": path, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    assert client.get("/api/matches").status_code == 200
+    started = client.post("/api/matches", json={"game": "rami", "players": ["Ana", "Bo"]})
+    assert started.status_code == 201
+    # The request's connection closed, but the held one kept the file from being checkpointed
+    # and its WAL deleted (which the next request would build again).
+    assert (tmp_path / "held.sqlite-wal").exists()
+    # The file is replaced while held; letting go of it (others held after it) writes nothing
+    # into the new file and deletes none of its WAL.
+    for name in ("held.sqlite", "held.sqlite-wal", "held.sqlite-shm"):
+        (tmp_path / name).rename(tmp_path / f"old-{name}")
+    store.prepare(path)
+    db = store.connect(path)
+    matches.start(db, {"game": "rami", "players": ["Cy", "Di"]})
+    for i in range(store.HELD_FILES):
+        other = str(tmp_path / f"other-{i}.sqlite")
+        store.prepare(other)
+        store.hold_open(other)
+    assert path not in store.HELD
+    assert [r["players"] for r in db.query("select players_json as players from matches")] == [
+        '["Cy", "Di"]'
+    ]
+    db.close()

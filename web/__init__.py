@@ -17,6 +17,7 @@ import store
 def get_db() -> Database:
     """Return this request's database connection, opening it on first use."""
     if "db" not in g:
+        store.hold_open(current_app.config["DATABASE"])
         g.db = store.connect(current_app.config["DATABASE"])
     return g.db
 

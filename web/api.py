@@ -36,11 +36,17 @@ def games() -> ResponseReturnValue:
 
 
 def scoring_phone(match_id: int) -> str:
-    """Return the label of the phone whose bearer token may change this match, or refuse."""
-    matches.load_row(get_db(), match_id)
+    """Return the label of the phone whose bearer token may change this match, or refuse:
+    404 before 403, so a token is only checked against a match that exists."""
     header = request.headers.get("Authorization", "")
     token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
-    return access.device_for(get_db(), match_id, token)
+    if not 0 < match_id <= matches.LARGEST_ID:
+        raise matches.no_such_match(match_id)
+    try:
+        return access.device_for(get_db(), match_id, token)
+    except access.Forbidden:
+        matches.load_row(get_db(), match_id)
+        raise
 
 
 MAX_KEY = 100
