@@ -798,7 +798,7 @@ def main() -> None:
         report(args, path, made, measured)
     finally:
         if not args.keep:
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".lock"):
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)
             if scratch:
