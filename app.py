@@ -18,6 +18,8 @@ from web import (
     assets,
     close_db,
     errors,
+    event_pages,
+    events_api,
     language,
     limiter,
     live,
@@ -63,6 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)
     csrf.exempt(api.bp)
+    csrf.exempt(events_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(transfer.bp)
@@ -70,6 +73,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(live.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(patterns.bp)
+    app.register_blueprint(events_api.bp)
+    app.register_blueprint(event_pages.bp)
     assets.register(app)
     language.register(app)
     compress.init_app(app)

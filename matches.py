@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 import access
 import store
+import store_events
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.words import _
@@ -84,6 +85,8 @@ class Match:
     """The match this one plays again, if it is a rematch."""
     rematched_by: int | None = None
     """The match started to play this one again, if any."""
+    event: dict[str, int] | None = None
+    """The event, round and table this match is played at, if it is an event's."""
 
     def played(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
@@ -142,26 +145,36 @@ def start(
                     )
                 )
         else:
-            table = scorer.read_table(data)
-            at = store.now_utc()
-            match_id = store.insert_match(
-                db,
-                uid=uuid.uuid4().hex,
-                game=scorer.id,
-                options=dict(table.options),
-                variant=scorer.variant_key(table.options),
-                players=table.players,
-                teams=table.teams,
-                totals=scorer.replay(table, []).totals,
-                at=at,
-                rematch_of=rematch_of,
-            )
+            match_id = insert(db, scorer, scorer.read_table(data), rematch_of)
             if key:
-                store.remember_start(db, key, asked, match_id, at)
+                store.remember_start(db, key, asked, match_id, store.now_utc())
         token = access.issue(db, match_id, device or _("the phone that started it"))
     match = load(db, match_id)
     match.scorer_token = token
     return match
+
+
+def insert(
+    db: Database,
+    scorer: Scorer,
+    table: Table,
+    rematch_of: int | None = None,
+    event: tuple[int, int, int] | None = None,
+) -> int:
+    """Store a new match at a checked table, inside the caller's change; return its id."""
+    return store.insert_match(
+        db,
+        uid=uuid.uuid4().hex,
+        game=scorer.id,
+        options=dict(table.options),
+        variant=scorer.variant_key(table.options),
+        players=table.players,
+        teams=table.teams,
+        totals=scorer.replay(table, []).totals,
+        at=store.now_utc(),
+        rematch_of=rematch_of,
+        event=event,
+    )
 
 
 SEATINGS = ("same", "rotate")
@@ -297,6 +310,9 @@ def played(
         rounds,
         replay,
         rematch_of=row.get("rematch_of"),
+        event=None
+        if row.get("event_id") is None
+        else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
     )
 
 
@@ -431,6 +447,7 @@ def add_round(
                 )
             return with_extras(db, match)
         scorer = GAMES[row["game"]]
+        refuse_closed(db, row)
         if row["status"] == FINISHED:
             raise Conflict(
                 _("The match is over: {banner} Start a new match to play on.").format(
@@ -483,6 +500,7 @@ def correct_round(
             match.recorded = n
             return with_extras(db, match)
         scorer = GAMES[row["game"]]
+        refuse_closed(db, row)
         old = check_seen(scorer, rounds, n, seen)
         entered = scorer.read_round(table, data)
         at = store.now_utc()
@@ -510,6 +528,7 @@ def remove_round(
         if replayed(db, match_id, key, "remove", asked) is not None:
             return with_extras(db, played(row, table, rounds))
         scorer = GAMES[row["game"]]
+        refuse_closed(db, row)
         old = check_seen(scorer, rounds, n, seen)
         kept = [r for r in rounds if r.n != n]
         rounds = [replace(r, n=i) for i, r in enumerate(kept, 1)]
@@ -536,11 +555,25 @@ def restore_round(db: Database, match_id: int, round_id: int, device: str | None
         rounds = [replace(r, n=i) for i, r in enumerate(live, 1)]
         n = next(r.n for r in rounds if r.id == round_id)
         scorer = GAMES[row["game"]]
+        refuse_closed(db, row)
         replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
         at = store.now_utc()
         store.mark_restored(db, round_id)
         change = store.Change("restore", n, round_id, back.input, None, at, device)
         return remember(db, played(row, table, rounds, replay), change)
+
+
+def refuse_closed(db: Database, row: dict[str, Any]) -> None:
+    """Refuse to change a match of an event round that is closed: its standings are final."""
+    if row.get("event_id") is not None and store_events.round_closed(
+        db, row["event_id"], row["event_round"]
+    ):
+        raise Conflict(
+            _(
+                "Round {round} of this match's event is closed (the next round was drawn, or "
+                "the event ended): its matches can no longer be changed; nothing was changed."
+            ).format(round=row["event_round"])
+        )
 
 
 def checked_replay(

@@ -332,3 +332,66 @@ def m007_imports_out_of_sight(db: Database) -> None:
         BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
         """
     )
+
+
+@migrations()
+def m008_events(db: Database) -> None:
+    """Keep events: a club night or a tournament, its entrants, and each round's tables, whose
+    matches are ordinary matches that know their event, round and table."""
+    db.table("events").create(
+        {
+            "id": int,
+            "uid": str,
+            "name": str,
+            "game": str,
+            "options_json": str,
+            "teams": int,
+            "table_size": int,
+            "rounds": int,
+            "deals": int,
+            "place": str,
+            "played_on": str,
+            "created_utc": str,
+            "organiser_sha256": str,
+            "closed_utc": str,
+        },
+        pk="id",
+        not_null=["uid", "name", "game", "options_json", "teams", "rounds", "created_utc"],
+        strict=True,
+    )
+    db.table("events").create_index(["uid"], unique=True)
+    db.table("events").create_index(["created_utc"])
+    # An entrant is a team (members listed) or a player; one who withdraws keeps the results
+    # played, and one who joins late is drawn from the round after.
+    db.table("event_entrants").create(
+        {
+            "id": int,
+            "event_id": int,
+            "name": str,
+            "members_json": str,
+            "joined_round": int,
+            "withdrawn_round": int,
+        },
+        pk="id",
+        not_null=["event_id", "name", "joined_round"],
+        foreign_keys=[("event_id", "events", "id")],
+        strict=True,
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX event_entrants_by_name "
+        "ON event_entrants (event_id, name COLLATE NOCASE)"
+    )
+    db.table("event_rounds").create(
+        {"event_id": int, "round": int, "drawn_utc": str, "seed": int, "byes_json": str},
+        pk=("event_id", "round"),
+        not_null=["drawn_utc", "byes_json"],
+        foreign_keys=[("event_id", "events", "id")],
+        strict=True,
+    )
+    db.table("matches").add_column("event_id", int)
+    db.table("matches").add_column("event_round", int)
+    db.table("matches").add_column("event_table", int)
+    db.execute(
+        "CREATE INDEX matches_by_event ON matches (event_id, event_round, event_table) "
+        "WHERE event_id IS NOT NULL"
+    )

@@ -136,12 +136,14 @@ def insert_match(
     at: str,
     rematch_of: int | None = None,
     import_id: int | None = None,
+    event: tuple[int, int, int] | None = None,
 ) -> int:
     """Store a new match with its seats, the totals it starts from, and what it counts for
     its players; `variant` holds the options that keep its statistics apart.
 
     A match brought in by an import under way (`import_id`) counts for nobody yet: its seats
-    wait under no player's key until `finish_import`.
+    wait under no player's key until `finish_import`. A match of an event names its event,
+    round and table (`event`).
     """
     players = list(players)
     match_id = (
@@ -162,6 +164,7 @@ def insert_match(
                 "rounds_played": 0,
                 "rematch_of": rematch_of,
                 "import_id": import_id,
+                **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
             }
         )
         .last_pk

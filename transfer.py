@@ -669,7 +669,7 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             )
 
 
-def keep(db: Database, match: Incoming, import_id: int) -> int:
+def keep(db: Database, match: Incoming, import_id: int | None) -> int:
     """Store a checked match of an import with its history as it was kept, and cache its
     replay."""
     match_id = store.insert_match(

@@ -22,7 +22,8 @@ from .barbu_rules import (
     read_hand,
     settle,
 )
-from .base import Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
+from .base import MATCH_DEALS, Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
+from .events import Record
 from .forms import Number, RoundForm, SeatList
 from .refusal import Refusal
 from .words import _, lazy
@@ -246,6 +247,13 @@ class Barbu(Scorer):
     name = "Barbu"
     player_counts = (4,)
     round_name = lazy("Hand")
+    event_sizes = (4,)
+    event_rule = lazy("Points summed over the rounds first, then matches won.")
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """Barbu's points say it all; wins part equal totals."""
+        return (-record.points, -record.won)
+
     round_word = lazy("hand")
     rounds_word = lazy("hands")
     round_form = BarbuRoundForm
@@ -257,6 +265,7 @@ class Barbu(Scorer):
             help=lazy("Who declares the first seven hands; then the next seat, round the table."),
             player=True,
         ),
+        MATCH_DEALS,
     )
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -336,7 +345,7 @@ class Barbu(Scorer):
             [_("{contract}: {taken}").format(contract=contract, taken=taken), *doubles]
         )
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score the hands, checking each against the declarer's turn, and end after 28."""
         replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
         for index, hand in enumerate(rounds):

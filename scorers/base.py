@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import explain
+from .events import Record
 from .refusal import Problems, Refusal
 from .seating import read_players, read_teams
 from .words import _, lazy
@@ -45,6 +46,8 @@ class Option:
     """How an empty box reads when the default depends on the table ("100 per opponent")."""
     player: bool = False
     """The value is one of the match's players (a first declarer, a first dealer)."""
+    asked: bool = True
+    """The new-match form and what-if ask for it; an event sets the others for its matches."""
 
     @property
     def is_flag(self) -> bool:
@@ -271,6 +274,20 @@ FIRST_DEALER = Option(
 """Every game but Barbu (whose declarer deals) lets the table say who deals first."""
 
 
+MATCH_DEALS = Option(
+    "match_deals",
+    lazy("Deals in the match"),
+    default=None,
+    help=lazy(
+        "The match ends after this many deals, the best total winning; empty: as the game ends."
+    ),
+    minimum=1,
+    maximum=500,
+    asked=False,
+)
+"""An event's matches may be a fixed number of deals long (12 deals a round of a concours)."""
+
+
 def dealing_rule(options: Mapping[str, Any], step: int) -> Rule:
     """Write the "Who deals" rule: who dealt first and which way the deal moves."""
     first = options.get("first_dealer") or _("the first player")
@@ -366,6 +383,18 @@ class Scorer(ABC):
     low_leads = False
     """The lowest total leads (Rami), instead of the highest."""
 
+    event_sizes: tuple[int, ...] | None = None
+    """How many entrants an event seats at one table (teams or players); None: the player
+    counts, and an event of this game chooses its table size among them."""
+    event_rule = lazy(
+        "Matches won first, then the most points scored, then the fewest points against."
+    )
+    """How an event of this game ranks its entrants, as its standings page says it."""
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """Sort an entrant's event record as `event_rule` says (the smallest key ranks first)."""
+        return (-record.won, -record.points, record.against)
+
     def standings(self, table: Table, replay: Replay) -> list[Standing]:
         """Say, for the score bar, each side's total, whether it leads and how far it is from
         the end; nobody leads while every total is the same."""
@@ -442,7 +471,8 @@ class Scorer(ABC):
                     chosen[name] = option.read(given[name], players)
         problems.raise_any()
         self.check_options(chosen)
-        return chosen
+        # An option left unset (a match of no fixed length) is not kept at all.
+        return {name: value for name, value in chosen.items() if value is not None}
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Refuse options that do not fit together; most games have none that clash."""
@@ -452,9 +482,10 @@ class Scorer(ABC):
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
         """Check one round as given (API shape) and return it normalised, or raise Refusal."""
 
-    @abstractmethod
     def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
-        """Score the rounds in order; raise RoundImpossible for one that cannot stand."""
+        """Score the rounds in order, ending a match of fixed length after its last deal;
+        raise RoundImpossible for one that cannot stand."""
+        return self.played_out(table, self.score(table, rounds))
 
     def advance(
         self,
@@ -465,7 +496,60 @@ class Scorer(ABC):
     ) -> Replay:
         """Score one more round after `rounds`, whose replay is `replay` (left unchanged).
 
-        It must give what `replay(table, [*rounds, entered])` gives. By default it is that;
-        a game whose matches run long scores only the new round, from what the replay carries.
+        It gives what `replay(table, [*rounds, entered])` gives.
         """
-        return self.replay(table, [*rounds, entered])
+        return self.played_out(table, self.score_on(table, replay, rounds, entered))
+
+    @abstractmethod
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+        """Score the rounds in order by the game's own rules and its own end."""
+
+    def score_on(
+        self,
+        table: Table,
+        replay: Replay,
+        rounds: Sequence[Mapping[str, Any]],
+        entered: Mapping[str, Any],
+    ) -> Replay:
+        """Score one more round on `replay`, as `score` would score them all. By default it is
+        that; a game whose matches run long scores only the new round, from what the replay
+        carries."""
+        return self.score(table, [*rounds, entered])
+
+    def played_out(self, table: Table, replay: Replay) -> Replay:
+        """End a match of fixed length (`match_deals`) once its last deal is scored, unless the
+        game ended it sooner; refuse a deal beyond it."""
+        deals = table.options.get("match_deals")
+        if deals is None or len(replay.rounds) < deals or replay.ended_after is not None:
+            return replay
+        if len(replay.rounds) > deals:
+            raise RoundImpossible(
+                deals + 1,
+                Refusal(
+                    _("The match ended after {n} {rounds}; nothing more can be recorded.").format(
+                        n=deals, rounds=self.rounds_word
+                    )
+                ),
+            )
+        leaders = self.leaders(table, replay)
+        replay.status, replay.ended_after = FINISHED, deals
+        replay.winner = leaders[0] if len(leaders) == 1 else None
+        if replay.winner is None:
+            replay.state["shared_first"] = leaders
+        return replay
+
+    def leaders(self, table: Table, replay: Replay) -> list[str]:
+        """Name the sides with the best total, who win a match stopped after its deals."""
+        best = (min if self.low_leads else max)(replay.totals.values())
+        return [side for side, total in replay.totals.items() if total == best]
+
+    def length_rule(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Say how long a match of fixed length is, when it is one."""
+        deals = options.get("match_deals")
+        if deals is None:
+            return []
+        text = _(
+            "The match ends after {n} {rounds}, unless the game ends it sooner: then the best "
+            "total wins, and equal best totals share first place."
+        )
+        return [Rule(_("Length of the match"), text.format(n=deals, rounds=self.rounds_word))]

@@ -21,6 +21,7 @@ from . import explain
 from .base import (
     FINISHED,
     FIRST_DEALER,
+    MATCH_DEALS,
     RIGHT,
     Option,
     Replay,
@@ -54,6 +55,7 @@ from .belote_rules import (
     read_deal,
     score_deal,
 )
+from .events import Record
 from .forms import Number, RoundForm, SeatList
 from .refusal import Refusal
 from .words import _, lazy
@@ -306,6 +308,16 @@ class Belote(Scorer):
     round_word = lazy("deal")
     rounds_word = lazy("deals")
     tie_message = lazy("Both teams are level past the target: deal again.")
+    event_sizes = (2,)
+    event_rule = lazy(
+        "Points summed over the rounds first, as a concours counts them, then matches won, "
+        "then the fewest points against."
+    )
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """A concours ranks by points first."""
+        return (-record.points, -record.won, record.against)
+
     round_form = BeloteRoundForm
     options = (
         Option(
@@ -350,6 +362,7 @@ class Belote(Scorer):
             help=lazy("Classic only: coinche rounds by its rules (official always, maison never)."),
         ),
         FIRST_DEALER,
+        MATCH_DEALS,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -487,7 +500,7 @@ class Belote(Scorer):
             ]
         )
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score deals in order, carrying the litige reserve, and end the match at the target."""
         teams = list(table.teams or {})
         replay = Replay(
@@ -501,7 +514,7 @@ class Belote(Scorer):
         replay.name_dealers(table, RIGHT)
         return replay
 
-    def advance(
+    def score_on(
         self,
         table: Table,
         replay: Replay,

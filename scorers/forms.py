@@ -162,7 +162,8 @@ class MatchForm(RefusalOnFields):
         return [
             option
             for option in self.scorer.options
-            if option.name not in self.preset
+            if option.asked
+            and option.name not in self.preset
             and (not option.layouts or self.layout in option.layouts)
         ]
 
@@ -284,7 +285,11 @@ def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) 
     chairs = seats(most)
     defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:
-        if option.name not in preset and (not option.layouts or layout in option.layouts):
+        if (
+            option.asked
+            and option.name not in preset
+            and (not option.layouts or layout in option.layouts)
+        ):
             fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

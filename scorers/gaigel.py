@@ -16,6 +16,7 @@ from .base import (
     FINISHED,
     FIRST_DEALER,
     LEFT,
+    MATCH_DEALS,
     Option,
     Replay,
     RoundResult,
@@ -25,6 +26,7 @@ from .base import (
     Table,
     dealing_rule,
 )
+from .events import Record
 from .forms import Number, RoundForm, SeatList
 from .gaigel_rules import (
     AUS,
@@ -256,6 +258,16 @@ class Gaigel(Scorer):
     round_word = lazy("deal")
     rounds_word = lazy("deals")
     pictured = True
+    event_sizes = (2,)
+    event_rule = lazy(
+        "Matches won first, then the fewest strokes left on the slate, then the most strokes "
+        "left to the other teams."
+    )
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """A slate's strokes count against the team holding them."""
+        return (-record.won, record.points, -record.against)
+
     layouts = {"teams": lazy("Two teams (4 or 6)"), "three": lazy("Three players")}
     options = (
         Option(
@@ -290,6 +302,7 @@ class Gaigel(Scorer):
             layouts=("teams",),
         ),
         FIRST_DEALER,
+        MATCH_DEALS,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -330,6 +343,14 @@ class Gaigel(Scorer):
         """Build the deal form of the match's mode."""
         form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
         return form(table, *args, **kwargs)
+
+    def leaders(self, table: Table, replay: Replay) -> list[str]:
+        """A slate stopped after its deals: the fewest strokes lead (three players: the most
+        game points)."""
+        if table.options["mode"] == "three":
+            return super().leaders(table, replay)
+        fewest = min(replay.totals.values())
+        return [team for team, strokes in replay.totals.items() if strokes == fewest]
 
     def standings(self, table: Table, replay: Replay) -> list[Standing]:
         """Lead with the fewest strokes on the slate (three players: the most game points)."""
@@ -463,14 +484,14 @@ class Gaigel(Scorer):
         )
         return explain.clauses([won, *evidence_told(table, entered)])
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Replay the slate, or the three-player tournament; the deal passes to the left."""
         play = replay_three if table.options["mode"] == "three" else replay_slate
         replay = play(table, rounds)
         replay.name_dealers(table, LEFT)
         return replay
 
-    def advance(
+    def score_on(
         self,
         table: Table,
         replay: Replay,
@@ -480,7 +501,7 @@ class Gaigel(Scorer):
         """Chalk one more deal on the slate the replay carries (three players, at most 30
         deals, replay them all)."""
         if table.options["mode"] == "three":
-            return self.replay(table, [*rounds, entered])
+            return self.score(table, [*rounds, entered])
         following = replay.continued(table)
         slate_deal(table, following, entered)
         slate = following.carry["slate"]

@@ -612,7 +612,7 @@ class Porrazo(Scorer):
             return _("{event} by {player}").format(event=EVENT_NAMES[kind], player=who)
         return str(EVENT_NAMES[kind])
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Peg the events in order; provisional porrazos wait for the next card."""
         dealer = table.players.index(table.dealer(0))
         pegging = Pegging(table, dict.fromkeys(sides_of(table), 0), dealer)
@@ -622,7 +622,7 @@ class Porrazo(Scorer):
             self.peg_on(replay, event)
         return self.pegged(replay)
 
-    def advance(
+    def score_on(
         self,
         table: Table,
         replay: Replay,

@@ -20,6 +20,7 @@ from .base import (
     FINISHED,
     FIRST_DEALER,
     LEFT,
+    MATCH_DEALS,
     Option,
     Replay,
     Rule,
@@ -28,6 +29,7 @@ from .base import (
     dealing_rule,
 )
 from .cards import said
+from .events import Record
 from .forms import Number, RoundForm, SeatList
 from .rami_rules import (
     BLOCKED,
@@ -205,6 +207,15 @@ class Rami(Scorer):
     player_counts = tuple(range(2, MAX_PLAYERS + 1))
     tie_message = lazy("Tie for the lowest total: extra round.")
     low_leads = True
+    event_rule = lazy(
+        "Matches won first, then the fewest points (in Rami points count against a player), "
+        "then the most points scored by the others at the table."
+    )
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """Few points are good in Rami."""
+        return (-record.won, record.points, -record.against)
+
     round_form = RamiRoundForm
     options = (
         Option(
@@ -241,6 +252,7 @@ class Rami(Scorer):
             maximum=10_000,
         ),
         FIRST_DEALER,
+        MATCH_DEALS,
     )
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -307,7 +319,7 @@ class Rami(Scorer):
         hands = [hand_said(name, hand) for name, hand in entered["hands"].items()]
         return explain.clauses([ending, *hands])
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
         """Score every round, then end the match at the target unless the lowest is shared."""
         cap = never_melded_cap(table.options)
         replay = Replay(
@@ -320,7 +332,7 @@ class Rami(Scorer):
         replay.state["melded"] = {name: hand["melded"] for name, hand in last.items()}
         return replay
 
-    def advance(
+    def score_on(
         self,
         table: Table,
         replay: Replay,

@@ -145,7 +145,10 @@ def test_games_describe_rami_with_its_options_and_defaults(client: FlaskClient) 
         "unmelded_bonus",
         "unmelded_cap",
         "first_dealer",
+        "match_deals",
     ]
+    # A match may be a fixed number of rounds long (an event's are); by default it is not.
+    assert options["match_deals"]["default"] is None
     assert options["target"]["default_by_players"] == {
         "2": 100,
         "3": 200,

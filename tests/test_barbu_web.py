@@ -236,7 +236,8 @@ def test_games_list_barbu_with_a_player_option(client: FlaskClient) -> None:
     games = {game["id"]: game for game in client.get("/api/games").json["games"]}
     barbu = games["barbu"]
     assert (barbu["name"], barbu["players"], barbu["teams"]) == ("Barbu", [4], False)
-    [option] = barbu["options"]
+    option, length = barbu["options"]
+    assert (length["name"], length["default"], length["minimum"]) == ("match_deals", None, 1)
     assert option["name"] == "first_declarer"
     assert option["label"] == "First declarer"
     assert option["help"]

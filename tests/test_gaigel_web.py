@@ -305,7 +305,14 @@ def test_games_list_gaigel(client: FlaskClient) -> None:
     assert gaigel["players"] == [3, 4, 6]
     assert gaigel["teams"] is True
     options = {option["name"]: option for option in gaigel["options"]}
-    assert list(options) == ["mode", "strokes", "five_sevens", "auf_farbe", "first_dealer"]
+    assert list(options) == [
+        "mode",
+        "strokes",
+        "five_sevens",
+        "auf_farbe",
+        "first_dealer",
+        "match_deals",
+    ]
     assert options["mode"]["choices"] == ["teams", "three"]
     assert options["mode"]["default"] == "teams"
     assert (options["strokes"]["default"], options["strokes"]["minimum"]) == (10, 1)

@@ -29,6 +29,12 @@ def close_db(_error: BaseException | None = None) -> None:
         db.close()
 
 
+def bearer_token() -> str | None:
+    """Return the token a request carries as `Authorization: Bearer <token>`, if any."""
+    header = request.headers.get("Authorization", "")
+    return header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+
+
 PASSCODE_HEADER = "X-Tablescore-Passcode"
 
 
@@ -74,6 +80,10 @@ def passcode_refusal(door: str) -> str:
                 "This Tablescore asks for its passcode to rename or merge players: send it in "
                 "the X-Tablescore-Passcode header."
             ),
+            "event": _(
+                "This Tablescore asks for its passcode to create an event: send it in the "
+                "X-Tablescore-Passcode header."
+            ),
         }.get(
             door,
             _(
@@ -89,6 +99,10 @@ def passcode_refusal(door: str) -> str:
         "rename": _(
             "This Tablescore asks for its passcode to rename or merge players: type it in the "
             "passcode box, or ask whoever runs it."
+        ),
+        "event": _(
+            "This Tablescore asks for its passcode to create an event: type it in the passcode "
+            "box, or ask whoever runs it."
         ),
     }.get(
         door,

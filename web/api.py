@@ -11,7 +11,7 @@ import access
 import matches
 from scorers import GAMES
 
-from . import check_passcode, get_db, joining, openapi
+from . import bearer_token, check_passcode, get_db, joining, openapi
 from .conditional import match_tag, tagged, unchanged
 from .json_body import body, require_json
 from .present import change_json, game_json, match_json, round_json, summary_json
@@ -38,8 +38,7 @@ def games() -> ResponseReturnValue:
 def scoring_phone(match_id: int) -> str:
     """Return the label of the phone whose bearer token may change this match, or refuse:
     404 before 403, so a token is only checked against a match that exists."""
-    header = request.headers.get("Authorization", "")
-    token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+    token = bearer_token()
     if not 0 < match_id <= matches.LARGEST_ID:
         raise matches.no_such_match(match_id)
     try:

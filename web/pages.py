@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 import access
 import matches
 import store
+import store_events
 from scorers import GAMES, Refusal, Scorer
 from scorers.forms import RefusalOnFields, match_form
 
@@ -176,8 +177,13 @@ def keep_token(match_id: int, token: str | None) -> None:
 
 
 def session_token(match_id: int) -> str | None:
-    """Return the scorer token this browser keeps for a match, if any."""
-    return session.get("scorer_tokens", {}).get(str(match_id))
+    """Return the scorer token this browser keeps for a match, if any: its own, or the
+    organiser's of the match's event."""
+    token = session.get("scorer_tokens", {}).get(str(match_id))
+    if token is None and session.get("event_tokens") and 0 < match_id <= matches.LARGEST_ID:
+        event_id = store_events.event_of(get_db(), match_id)
+        token = session["event_tokens"].get(str(event_id))
+    return token
 
 
 def phone(match_id: int) -> str:
@@ -285,7 +291,10 @@ def rules(match_id: int) -> ResponseReturnValue:
                 if rule.applies and rule.applies(stored.input, result)
             ],
         )  # fmt: skip
-        for rule in played.scorer.rules(played.table.options)
+        for rule in [
+            *played.scorer.rules(played.table.options),
+            *played.scorer.length_rule(played.table.options),
+        ]
     ]
     return render_template("rules.html", match=played, applied=applied)
 

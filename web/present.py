@@ -26,7 +26,7 @@ def game_json(scorer: Scorer) -> dict[str, Any]:
 def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """Describe one option; a default that depends on the player count is listed per count."""
     described: dict[str, Any] = {"name": option.name, "label": option.label, "help": option.help}
-    by_players = {str(n): chosen[option.name] for n, chosen in defaults.items()}
+    by_players = {str(n): chosen.get(option.name) for n, chosen in defaults.items()}
     if option.player:
         described["player"] = True
         described["default_seat"] = seats(max(defaults)).index(by_players[str(max(defaults))])
@@ -84,6 +84,7 @@ def match_json(match: Match) -> dict[str, Any]:
         ],
         "rematch_of": match.rematch_of,
         "rematched_by": match.rematched_by,
+        "event": match.event,
     }
 
 
@@ -102,6 +103,9 @@ def summary_json(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_utc"],
         "updated_at": row["updated_utc"],
         "url": url_for("api.match", match_id=row["id"], _external=True),
+        "event": None
+        if row.get("event_id") is None
+        else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
     }
 
 

@@ -1,0 +1,498 @@
+"""Events: a club night or a tournament across tables, round by round.
+
+An event keeps its entrants and each round's draw; every table plays an ordinary match that
+knows its event, round and table. Standings are never stored: they are added up from the
+matches' results each time they are read, so a correction moves them at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+import access
+import matches
+import store
+import store_events
+from scorers import GAMES, Refusal, Scorer, Table
+from scorers.base import FINISHED, Replay
+from scorers.events import Finished, Record, draw, meetings, ranked, tally
+from scorers.refusal import Problems
+from scorers.seating import PLAYER, TEAM, checked_name, hidden, joining
+from scorers.words import _
+
+MAX_EVENT_NAME = 80
+MAX_PLACE = 100
+MAX_ROUNDS = 30
+MAX_ENTRANTS = 400
+PLAYING, DONE = "playing", "finished"
+
+
+@dataclass
+class Event:
+    """An event as it stands: its row, entrants, draws, tables and standings."""
+
+    row: dict[str, Any]
+    scorer: Scorer
+    entrants: list[dict[str, Any]]
+    draws: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    """Every table's match row, by round and table."""
+    standings: list[tuple[int, Record]]
+    organiser_token: str | None = None
+    """The organiser's token, given once, when the event is created."""
+
+    @property
+    def id(self) -> int:
+        return self.row["id"]
+
+    @property
+    def drawn(self) -> int:
+        """How many rounds are drawn so far."""
+        return len(self.draws)
+
+    @property
+    def status(self) -> str:
+        """Finished once closed, or once every round is drawn and every table has finished."""
+        if self.row["closed_utc"] is not None:
+            return DONE
+        every_round = self.drawn == self.row["rounds"]
+        return DONE if every_round and not self.playing(self.drawn) else PLAYING
+
+    def playing(self, n: int) -> list[dict[str, Any]]:
+        """The tables of round n still playing."""
+        return [t for t in self.tables if t["event_round"] == n and t["status"] != FINISHED]
+
+    def round_tables(self, n: int) -> list[dict[str, Any]]:
+        """The tables of round n, in order."""
+        return [t for t in self.tables if t["event_round"] == n]
+
+    @property
+    def winner(self) -> str | None:
+        """The entrant alone at the top once the event is finished."""
+        if self.status != DONE or not self.standings:
+            return None
+        first = [record for rank, record in self.standings if rank == 1]
+        return first[0].entrant if len(first) == 1 else None
+
+
+def create(db: Database, data: Any) -> Event:
+    """Check and store a new event with its entrants; the organiser's token is given once."""
+    fields, entrants = create_checks(data)
+    token = secrets.token_urlsafe(24)
+    with store.writing(db):
+        event_id = store_events.insert_event(
+            db,
+            fields
+            | {
+                "uid": uuid.uuid4().hex,
+                "created_utc": store.now_utc(),
+                "organiser_sha256": access.digest(token),
+                "closed_utc": None,
+            },
+        )
+        for entrant, members in entrants.items():
+            store_events.insert_entrant(db, event_id, entrant, members, 1)
+    event = load(db, event_id)
+    event.organiser_token = token
+    return event
+
+
+def create_checks(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | None]]:
+    """Check a new event, every mistake at once; return its fields and its entrants."""
+    if not isinstance(data, dict):
+        raise Refusal(_("An event must be an object with name, game, entrants and rounds."))
+    scorer = matches.scorer_for(data.get("game"))
+    problems = Problems()
+    checked: dict[str, Any] = {"game": scorer.id, "teams": int(scorer.teams)}
+    readers = {
+        "name": lambda: read_text(data.get("name"), "name", MAX_EVENT_NAME, required=True),
+        "place": lambda: read_text(data.get("place"), "place", MAX_PLACE),
+        "played_on": lambda: read_day(data.get("played_on")),
+        "rounds": lambda: read_count(data.get("rounds"), "rounds", 1, MAX_ROUNDS, _("Rounds")),
+        "deals": lambda: read_deals(scorer, data.get("deals")),
+        "table_size": lambda: read_table_size(scorer, data.get("table_size")),
+    }
+    for name, read in readers.items():
+        checked[name] = None
+        with problems.collect():
+            checked[name] = read()
+    checked["options"] = {}
+    with problems.collect():
+        checked["options"] = read_options(scorer, data.get("options"), checked["deals"])
+    entrants: dict[str, tuple[str, ...] | None] = {}
+    with problems.collect():
+        entrants = read_entrants(scorer, data, scorer.teams)
+    problems.raise_any()
+    sizes = allowed_sizes(scorer)
+    if len(entrants) < min(sizes):
+        raise Refusal.at(
+            "teams" if scorer.teams else "players",
+            _("An event of {game} needs at least {count} entrants, to fill one table.").format(
+                game=scorer.name, count=min(sizes)
+            ),
+        )
+    check_tables(scorer, entrants, checked["options"], checked["table_size"] or min(sizes))
+    return checked, entrants
+
+
+def read_text(given: Any, path: str, most: int, required: bool = False) -> str | None:
+    """Check a short text (an event's name, its place): trimmed, not too long, plain."""
+    text = given.strip() if isinstance(given, str) else ""
+    if not text:
+        if required:
+            raise Refusal.at(path, _("An event needs a name."))
+        if given is None or isinstance(given, str):
+            return None
+        raise Refusal.at(path, _("This must be a text."))
+    if len(text) > most:
+        raise Refusal.at(path, _("This has at most {most} characters.").format(most=most))
+    if any(hidden(character) and not joining(text, i) for i, character in enumerate(text)):
+        raise Refusal.at(
+            path,
+            _("This cannot hold control or invisible formatting characters: type it again."),
+        )
+    return text
+
+
+def read_day(given: Any) -> str:
+    """Check the day an event is played on (YYYY-MM-DD); today by default."""
+    if given is None or given == "":
+        return date.today().isoformat()
+    try:
+        return date.fromisoformat(str(given)).isoformat()
+    except ValueError:
+        raise Refusal.at("played_on", _("Give the day as YYYY-MM-DD, like 2026-12-05.")) from None
+
+
+def read_count(given: Any, path: str, least: int, most: int, label: str) -> int:
+    """Check a whole number within bounds."""
+    if isinstance(given, bool) or not isinstance(given, int) or not least <= given <= most:
+        raise Refusal.at(
+            path,
+            _("{option} must be between {least} and {most}.").format(
+                option=label, least=least, most=most
+            ),
+        )
+    return given
+
+
+def read_deals(scorer: Scorer, given: Any) -> int | None:
+    """Check how many deals each match lasts, for the games that count deals."""
+    if given is None or given == "":
+        return None
+    if not any(option.name == "match_deals" for option in scorer.options):
+        raise Refusal.at(
+            "deals",
+            _("A {game} match is not counted in deals: it is played to its own end.").format(
+                game=scorer.name
+            ),
+        )
+    return read_count(given, "deals", 1, 500, _("Deals per match"))
+
+
+def read_options(scorer: Scorer, given: Any, deals: int | None) -> dict[str, Any]:
+    """Check the options every match of the event is played with; seats are each table's."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise Refusal.at("options", _("Options must be an object: option name → value."))
+    seated = [name for name in given if any(o.name == name and o.player for o in scorer.options)]
+    if seated:
+        raise Refusal.at(
+            f"options.{seated[0]}",
+            _("Who deals first is chosen at each table, not for the whole event."),
+        )
+    if scorer.id == "gaigel" and given.get("mode", "teams") != "teams":
+        raise Refusal.at("options.mode", _("A Gaigel event is played in teams."))
+    chosen = dict(given)
+    if deals is not None:
+        chosen["match_deals"] = deals
+    players = tuple(f"Player {seat}" for seat in range(1, scorer.player_counts[-1] + 1))
+    options = scorer.resolve_options(chosen, players[: scorer.player_counts[0]])
+    return {name: value for name, value in options.items() if name not in seated_options(scorer)}
+
+
+def seated_options(scorer: Scorer) -> set[str]:
+    """The options that name a player (who deals first): each table's own."""
+    return {option.name for option in scorer.options if option.player}
+
+
+def allowed_sizes(scorer: Scorer) -> tuple[int, ...]:
+    """How many entrants one table of the game may seat."""
+    return scorer.event_sizes or scorer.player_counts
+
+
+def read_table_size(scorer: Scorer, given: Any) -> int | None:
+    """Check the table size of a game that may seat several (Rami, Porrazo); 4 by default."""
+    if scorer.event_sizes is not None:
+        if given is not None:
+            raise Refusal.at(
+                "table_size",
+                _("{game} seats its tables as the game does.").format(game=scorer.name),
+            )
+        return None
+    if given is None:
+        return 4 if 4 in scorer.player_counts else scorer.player_counts[0]
+    counts = scorer.player_counts
+    return read_count(given, "table_size", counts[0], counts[-1], _("Players per table"))
+
+
+def read_entrants(
+    scorer: Scorer, data: dict[str, Any], in_teams: bool
+) -> dict[str, tuple[str, ...] | None]:
+    """Check the entrants: named teams of players, or players; no name twice anywhere."""
+    problems = Problems()
+    seen: set[str] = set()
+
+    def unique(name: str, path: str) -> None:
+        if name.casefold() in seen:
+            problems.add(path, _("{name} is entered twice: names must differ.").format(name=name))
+        seen.add(name.casefold())
+
+    entrants: dict[str, tuple[str, ...] | None] = {}
+    if in_teams:
+        given = data.get("teams")
+        if not isinstance(given, dict) or not given:
+            raise Refusal.at(
+                "teams",
+                _('An event of {game} enters teams: {{"team name": [player names]}}.').format(
+                    game=scorer.name
+                ),
+            )
+        for team, members in given.items():
+            with problems.collect():
+                name = checked_name(team, f"teams.{team}", TEAM)
+                unique(name, f"teams.{team}")
+                if not isinstance(members, list):
+                    raise Refusal.at(f"teams.{team}", _("List the team's players."))
+                players = []
+                for i, member in enumerate(members):
+                    with problems.collect():
+                        player = checked_name(member, f"teams.{team}.{i}")
+                        unique(player, f"teams.{team}.{i}")
+                        players.append(player)
+                entrants[name] = tuple(players)
+    else:
+        given = data.get("players")
+        if not isinstance(given, list) or not given:
+            raise Refusal.at(
+                "players",
+                _("An event of {game} enters players: a list of names.").format(game=scorer.name),
+            )
+        for i, player in enumerate(given):
+            with problems.collect():
+                name = checked_name(player, f"players.{i}")
+                unique(name, f"players.{i}")
+                entrants[name] = None
+    problems.raise_any()
+    if len(entrants) > MAX_ENTRANTS:
+        raise Refusal(_("An event has at most {most} entrants.").format(most=MAX_ENTRANTS))
+    return entrants
+
+
+def check_tables(
+    scorer: Scorer, entrants: dict[str, tuple[str, ...] | None], options: dict, size: int
+) -> None:
+    """Refuse entrants no table of the game could seat: teams of the wrong size."""
+    names = list(entrants)
+    if scorer.teams:
+        for first, second in zip(names, names[1:], strict=False):
+            seat(scorer, [first, second], entrants, options)
+    else:
+        seat(scorer, names[:size], entrants, options)
+
+
+def seat(scorer: Scorer, seats: list[str], entrants: dict[str, Any], options: dict) -> Table:
+    """Check one table of the event as the game would start it."""
+    if scorer.teams:
+        data = {"teams": {name: list(entrants[name]) for name in seats}}
+    else:
+        data = {"players": seats}
+    return scorer.read_table({"game": scorer.id, "options": options, **data})
+
+
+def load(db: Database, event_id: int) -> Event:
+    """Read an event with its tables, and add up its standings."""
+    row = store_events.get_event(db, event_id) if 0 < event_id <= matches.LARGEST_ID else None
+    if row is None:
+        raise matches.NotFound(_("There is no event {event_id}.").format(event_id=event_id))
+    scorer = GAMES[row["game"]]
+    with store.reading(db):
+        entrants = store_events.entrants(db, event_id)
+        draws = store_events.draws(db, event_id)
+        tables = store_events.table_matches(db, event_id)
+    finished = [result(scorer, table) for table in tables if table["status"] == FINISHED]
+    byes = [name for drawn in draws for name in drawn["byes"]]
+    records = tally([e["name"] for e in entrants], finished, byes)
+    for entrant in entrants:
+        records[entrant["name"]].withdrawn = entrant["withdrawn_round"] is not None
+    return Event(row, scorer, entrants, draws, tables, ranked(records.values(), scorer.event_order))
+
+
+def result(scorer: Scorer, row: dict[str, Any]) -> Finished:
+    """Read a finished table's result from its match: each side's total and who won."""
+    if row["winner"] is not None:
+        return Finished(row["totals"], (row["winner"],))
+    teams = row["teams"]
+    table = Table(
+        tuple(row["players"]),
+        row["options"],
+        None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
+    )
+    shared = scorer.leaders(table, Replay(rounds=[], totals=row["totals"]))
+    return Finished(row["totals"], tuple(shared))
+
+
+def organiser(db: Database, event_id: int, token: str | None) -> Event:
+    """Read an event for its organiser, or refuse a phone without the organiser's token."""
+    event = load(db, event_id)
+    if not token or access.digest(token) != event.row["organiser_sha256"]:
+        raise access.Forbidden(
+            _("Running this event needs the organiser's token: use the phone that created it.")
+        )
+    return event
+
+
+def draw_round(db: Database, event_id: int, token: str | None, seed: Any = None) -> Event:
+    """Draw the next round and start a match at each of its tables."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise Refusal.at("seed", _("A seed is a whole number."))
+    with store.writing(db):
+        event = organiser(db, event_id, token)
+        n = event.drawn + 1
+        refuse_early(event, n)
+        playing = [
+            e for e in event.entrants if e["joined_round"] <= n and e["withdrawn_round"] is None
+        ]
+        order = [record.entrant for _rank, record in event.standings]
+        standing = [name for name in order if name in {e["name"] for e in playing}]
+        if n == 1 and seed is None:
+            seed = secrets.randbelow(2**31)
+        sizes = allowed_sizes(event.scorer)
+        drawn = draw(
+            standing,
+            meetings(table_seats(event)),
+            Counter(name for d in event.draws for name in d["byes"]),
+            sizes,
+            event.row["table_size"] or sizes[0],
+            seed if n == 1 else None,
+        )
+        if not drawn.tables:
+            raise matches.Conflict(
+                _("Too few entrants are left to fill a table: nothing was drawn.")
+            )
+        members = {e["name"]: e["members"] for e in event.entrants}
+        for number, seats in enumerate(drawn.tables, 1):
+            table = seat(event.scorer, seats, members, event.row["options"])
+            match_id = matches.insert(db, event.scorer, table, event=(event_id, n, number))
+            access.admit(db, match_id, event.row["organiser_sha256"], _("the organiser"))
+        store_events.insert_draw(db, event_id, n, seed if n == 1 else None, drawn.byes)
+    return load(db, event_id)
+
+
+def refuse_early(event: Event, n: int) -> None:
+    """Refuse to draw a round while the last one is played, or when every round is drawn."""
+    if event.row["closed_utc"] is not None or n > event.row["rounds"]:
+        raise matches.Conflict(
+            _("Every round of this event is drawn: there is nothing more to draw.")
+        )
+    playing = event.playing(n - 1)
+    if playing:
+        raise matches.Conflict(
+            _(
+                "Round {round} is still being played at table {tables}: draw the next round "
+                "once every table has finished."
+            ).format(round=n - 1, tables=", ".join(str(t["event_table"]) for t in playing))
+        )
+
+
+def table_seats(event: Event) -> list[list[str]]:
+    """The entrants who sat at each table so far."""
+    return [sides(table) for table in event.tables]
+
+
+def sides(row: dict[str, Any]) -> list[str]:
+    """The entrants at a table: its teams, or its players."""
+    return list(row["teams"]) if row["teams"] is not None else list(row["players"])
+
+
+def withdraw(db: Database, event_id: int, name: Any, token: str | None) -> Event:
+    """Draw an entrant no more from the next round on; what they played stays."""
+    with store.writing(db):
+        event = organiser(db, event_id, token)
+        entrant = entrant_named(event, name)
+        if entrant["withdrawn_round"] is not None:
+            raise matches.Conflict(_("{name} has already withdrawn.").format(name=entrant["name"]))
+        store_events.withdraw(db, event_id, entrant["name"], event.drawn + 1)
+    return load(db, event_id)
+
+
+def entrant_named(event: Event, name: Any) -> dict[str, Any]:
+    """Find an entrant by name, as typed in any case."""
+    for entrant in event.entrants:
+        if isinstance(name, str) and entrant["name"].casefold() == name.strip().casefold():
+            return entrant
+    raise matches.NotFound(_("{name} is not an entrant of this event.").format(name=repr(name)))
+
+
+def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Event:
+    """Enter a team or a player after the start: drawn from the next round on."""
+    if not isinstance(data, dict):
+        raise Refusal(_('Name the entrant: {"name": …} (and its "players" for a team).'))
+    with store.writing(db):
+        event = organiser(db, event_id, token)
+        if event.status == DONE:
+            raise matches.Conflict(_("The event is over: nobody can join it now."))
+        name = checked_name(data.get("name"), "name", TEAM if event.scorer.teams else PLAYER)
+        taken = {e["name"].casefold() for e in event.entrants}
+        for e in event.entrants:
+            taken |= {member.casefold() for member in e["members"] or ()}
+        if name.casefold() in taken:
+            raise Refusal.at("name", _("{name} is entered already.").format(name=name))
+        members = None
+        if event.scorer.teams:
+            given = data.get("players")
+            if not isinstance(given, list):
+                raise Refusal.at("players", _("List the team's players."))
+            members = tuple(checked_name(p, f"players.{i}") for i, p in enumerate(given))
+            for i, member in enumerate(members):
+                if member.casefold() in taken | {name.casefold()}:
+                    raise Refusal.at(
+                        f"players.{i}", _("{name} is entered already.").format(name=member)
+                    )
+            other = event.entrants[0]
+            seat(
+                event.scorer,
+                [other["name"], name],
+                {other["name"]: other["members"], name: members},
+                event.row["options"],
+            )
+        store_events.insert_entrant(db, event_id, name, members, event.drawn + 1)
+    return load(db, event_id)
+
+
+def close(db: Database, event_id: int, token: str | None) -> Event:
+    """End the event: refused while a table plays; its last round can no longer change."""
+    with store.writing(db):
+        event = organiser(db, event_id, token)
+        if event.row["closed_utc"] is not None:
+            raise matches.Conflict(_("The event is already closed."))
+        playing = event.playing(event.drawn)
+        if playing:
+            raise matches.Conflict(
+                _(
+                    "Round {round} is still being played at table {tables}: close the event "
+                    "once every table has finished."
+                ).format(
+                    round=event.drawn, tables=", ".join(str(t["event_table"]) for t in playing)
+                )
+            )
+        store_events.close(db, event_id)
+    return load(db, event_id)

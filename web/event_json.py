@@ -1,0 +1,101 @@
+"""Events as the JSON documents API.md promises: the event, its tables and its standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+
+from events import Event
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """Return the whole event: entrants, every round's tables and byes, and the standings."""
+    row = event.row
+    byes = {drawn["round"]: drawn["byes"] for drawn in event.draws}
+    return {
+        "id": event.id,
+        "uid": row["uid"],
+        "name": row["name"],
+        "game": row["game"],
+        "options": row["options"],
+        "rounds": row["rounds"],
+        "deals": row["deals"],
+        "table_size": row["table_size"],
+        "place": row["place"],
+        "played_on": row["played_on"],
+        "created_at": row["created_utc"],
+        "closed_at": row["closed_utc"],
+        "round": event.drawn,
+        "status": event.status,
+        "entrants": [
+            {
+                "name": entrant["name"],
+                "players": entrant["members"],
+                "joined_round": entrant["joined_round"],
+                "withdrawn_round": entrant["withdrawn_round"],
+            }
+            for entrant in event.entrants
+        ],
+        "tables": [
+            {
+                "round": n,
+                "tables": [table_json(table) for table in event.round_tables(n)],
+                "byes": byes[n],
+            }
+            for n in range(1, event.drawn + 1)
+        ],
+        "standings": standings_json(event),
+        "ranking": str(event.scorer.event_rule),
+        "winner": event.winner,
+        "url": url_for("events_api.event", event_id=event.id, _external=True),
+        "html_url": url_for("event_pages.event", event_id=event.id, _external=True),
+        "standings_url": url_for("event_pages.standings", event_id=event.id, _external=True),
+    }
+
+
+def table_json(row: dict[str, Any]) -> dict[str, Any]:
+    """Return one table of a round: its match, who sits there and how it stands."""
+    return {
+        "table": row["event_table"],
+        "match": row["id"],
+        "html_url": url_for("pages.match", match_id=row["id"], _external=True),
+        "seats": list(row["teams"]) if row["teams"] is not None else list(row["players"]),
+        "status": row["status"],
+        "totals": row["totals"],
+        "winner": row["winner"],
+        "rounds_played": row["rounds_played"],
+    }
+
+
+def standings_json(event: Event) -> list[dict[str, Any]]:
+    """Return the standings, best first, with each entrant's record."""
+    return [
+        {
+            "rank": rank,
+            "entrant": record.entrant,
+            "played": record.played,
+            "won": record.won,
+            "points": record.points,
+            "points_against": record.against,
+            "byes": record.byes,
+            "withdrawn": record.withdrawn,
+        }
+        for rank, record in event.standings
+    ]
+
+
+def event_summary(row: dict[str, Any]) -> dict[str, Any]:
+    """Return an event as the list of events shows it."""
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "game": row["game"],
+        "rounds": row["rounds"],
+        "round": row["drawn"],
+        "place": row["place"],
+        "played_on": row["played_on"],
+        "created_at": row["created_utc"],
+        "closed_at": row["closed_utc"],
+        "url": url_for("events_api.event", event_id=row["id"], _external=True),
+    }
