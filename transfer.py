@@ -14,7 +14,7 @@ import re
 import sqlite3
 import time
 from collections import Counter, deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -212,12 +212,19 @@ def score_sheet(db: Database, match_id: int) -> str:
     match = matches.load(db, match_id)
     sides = list(match.table.teams or match.table.players)
     columns = [(side, kind) for side in sides for kind in ("score", "total")]
-    sheet = io.StringIO()
-    writer = csv.writer(sheet)
-    writer.writerow(cells(["n", *(f"{side} {kind}" for side, kind in columns)]))
+    rows = [["n", *(f"{side} {kind}" for side, kind in columns)]]
     for stored, result in match.played():
         numbers = {"score": result.scores, "total": result.totals}
-        writer.writerow(cells([stored.n, *(numbers[kind][side] for side, kind in columns)]))
+        rows.append([stored.n, *(numbers[kind][side] for side, kind in columns)])
+    return spreadsheet(rows)
+
+
+def spreadsheet(rows: Iterable[list[Any]]) -> str:
+    """Write rows as CSV for a spreadsheet, each cell guarded by `cells`."""
+    sheet = io.StringIO()
+    writer = csv.writer(sheet)
+    for row in rows:
+        writer.writerow(cells(row))
     return sheet.getvalue()
 
 

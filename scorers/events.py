@@ -80,14 +80,15 @@ def table_sizes(count: int, allowed: Sequence[int], preferred: int) -> tuple[lis
     return the sizes and how many sit out (only when no split seats everyone)."""
     if count < min(allowed):
         return [], count
-    best: tuple[tuple[int, int], list[int]] | None = None
+    best: tuple[tuple[int, bool], list[int]] | None = None
     for tables in range(1, count // min(allowed) + 1):
         small, extra = divmod(count, tables)
         sizes = [small + 1] * extra + [small] * (tables - extra)
         if all(size in allowed for size in sizes):
-            off = max(abs(size - preferred) for size in sizes)
-            if best is None or (off, abs(small - preferred)) < best[0]:
-                best = ((off, abs(small - preferred)), sizes)
+            # As near the size asked as may be, and rather smaller tables than larger.
+            fit = (max(abs(size - preferred) for size in sizes), sizes[0] > preferred)
+            if best is None or fit < best[0]:
+                best = (fit, sizes)
     if best is not None:
         return best[1], 0
     size = max(size for size in allowed if size <= count)

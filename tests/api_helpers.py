@@ -98,3 +98,56 @@ def opened_match(client: FlaskClient, response: Any) -> dict[str, Any]:
 def post_round_form(client: FlaskClient, match_id: int, data: dict[str, Any]) -> Any:
     """Post the round form of the match page, as a phone does."""
     return client.post(f"/matches/{match_id}/rounds", data=data)
+
+
+CONCOURS = {
+    "name": "Concours du samedi",
+    "game": "belote",
+    "options": {"variant": "coinche"},
+    "teams": {
+        "Les As": ["Ana", "Bo"],
+        "Les Rois": ["Cy", "Di"],
+        "Pique": ["Ed", "Flo"],
+        "Coeur": ["Gus", "Hana"],
+    },
+    "rounds": 3,
+    "deals": 1,
+}
+"""A coinche event of four teams and three rounds, one deal a match: a round robin."""
+
+
+def start_event(client: FlaskClient, **changed: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """Create an event (CONCOURS, with changes) and return it with the organiser's header."""
+    response = send(client, "POST", "/api/events", CONCOURS | changed)
+    assert response.status_code == 201, response.json
+    return response.json, {"Authorization": f"Bearer {response.json['scorer_token']}"}
+
+
+def draw_round(client: FlaskClient, event_id: int, organiser: dict[str, str], **body: Any) -> Any:
+    """Draw the next round as the organiser; return the answer."""
+    response = client.post(f"/api/events/{event_id}/draw", json=body, headers=organiser)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def coinche_deal(match: dict[str, Any], winner: int = 0, points: int = 100) -> dict[str, Any]:
+    """A coinche deal at a table: its team `winner` takes at 80 and makes `points` of 152."""
+    teams = list(match["teams"])
+    taker = teams[winner]
+    return {
+        "taker": match["teams"][taker][0],
+        "contract": 80,
+        "trump": "hearts",
+        "points": {taker: points, teams[1 - winner]: 152 - points},
+        "last_trick": taker,
+    }
+
+
+def finish_round(client: FlaskClient, drawn: dict[str, Any], organiser: dict[str, str]) -> None:
+    """Play one deal at every table of a round drawn, the first team seated winning."""
+    for table in drawn["tables"]:
+        match = api_match(client, table["match"])
+        response = client.post(
+            rounds_url(table["match"]), json=coinche_deal(match), headers=organiser
+        )
+        assert response.status_code == 201, response.json

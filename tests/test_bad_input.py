@@ -403,7 +403,14 @@ def test_every_csv_writer_neutralises_its_cells() -> None:
 
 # --- 12. HTTP details -------------------------------------------------------------------------
 
-VALUES = {"match_id": "1", "n": "1", "round_id": "1", "name": "Ana", "code": "ABCD2345"}
+VALUES = {
+    "match_id": "1",
+    "n": "1",
+    "round_id": "1",
+    "name": "Ana",
+    "code": "ABCD2345",
+    "event_id": "1",
+}
 
 
 def api_paths(app: Flask) -> dict[str, set[str]]:
@@ -455,7 +462,13 @@ def test_every_body_taking_operation_documents_the_door(client: FlaskClient) -> 
 
 def test_what_the_door_answers_is_documented(client: FlaskClient, rami: int) -> None:
     document = client.get("/api/openapi.json").json
-    fill = {"{match_id}": str(rami), "{n}": "1", "{round_id}": "1", "{name}": "Ana"}
+    fill = {
+        "{match_id}": str(rami),
+        "{n}": "1",
+        "{round_id}": "1",
+        "{name}": "Ana",
+        "{event_id}": "1",
+    }
     bodies = [
         ("text/plain", b"hello", 415),
         ("application/json", b"[" * 1000, 400),

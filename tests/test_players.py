@@ -518,9 +518,9 @@ def table_rows(doc: Node, cls: str) -> list[list[str]]:
     ]
 
 
-def test_nav_links_to_players(client: FlaskClient) -> None:
+def test_nav_links_to_history_events_and_players(client: FlaskClient) -> None:
     nav = parse(client.get("/")).find("nav")
-    assert [a.attrs["href"] for a in nav.find_all("a")] == ["/history", "/players"]
+    assert [a.attrs["href"] for a in nav.find_all("a")] == ["/history", "/events", "/players"]
 
 
 def test_players_page_lists_and_links(client: FlaskClient, season: dict[str, int]) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
@@ -13,10 +11,14 @@ import access
 import event_transfer
 import events
 import store_events
+import transfer
+from scorers import GAMES
 
 from . import PASSCODE_HEADER, bearer_token, check_passcode, get_db
 from .event_json import event_json, event_summary
-from .json_body import body, require_json
+from .json_body import body as json_body
+from .json_body import require_json
+from .openapi_parts import answer, body, refusal
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
 
@@ -34,7 +36,7 @@ def refuse_other_bodies() -> None:
 def create() -> ResponseReturnValue:
     """Create an event; the answer carries the organiser's token, given this once."""
     check_passcode(request.headers.get(PASSCODE_HEADER), "event")
-    event = events.create(get_db(), body())
+    event = events.create(get_db(), json_body())
     return jsonify(event_json(event) | {"scorer_token": event.organiser_token}), 201
 
 
@@ -83,7 +85,9 @@ def draw(event_id: int) -> ResponseReturnValue:
 @bp.post("/events/<int:event_id>/entrants")
 def enter(event_id: int) -> ResponseReturnValue:
     """Enter a late team or player: drawn from the next round on."""
-    return jsonify(event_json(events.enter_late(get_db(), event_id, body(), bearer_token()))), 201
+    return jsonify(
+        event_json(events.enter_late(get_db(), event_id, json_body(), bearer_token()))
+    ), 201
 
 
 @bp.post("/events/<int:event_id>/withdraw")
@@ -105,22 +109,18 @@ def close(event_id: int) -> ResponseReturnValue:
 def standings_csv(event_id: int) -> ResponseReturnValue:
     """Download the standings as a spreadsheet."""
     event = events.load(get_db(), event_id)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["rank", "entrant", "players", "played", "won", "points", "points_against", "byes",
-         "withdrawn"]
-    )  # fmt: skip
     members = {e["name"]: e["members"] for e in event.entrants}
+    header = ["rank", "entrant", "players", "played", "won", "points", "points_against"]
+    rows = [[*header, "byes", "withdrawn"]]
     for rank, record in event.standings:
-        writer.writerow(
+        rows.append(
             [rank, record.entrant, " & ".join(members[record.entrant] or ()), record.played,
              record.won, record.points, record.against, record.byes,
              "yes" if record.withdrawn else ""]
         )  # fmt: skip
     name = f"tablescore-event-{event_id}-standings.csv"
     return Response(
-        out.getvalue(),
+        transfer.spreadsheet(rows),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
@@ -140,8 +140,256 @@ def export(event_id: int) -> ResponseReturnValue:
 def import_event() -> ResponseReturnValue:
     """Bring in an event exported elsewhere, with its matches (new ones only)."""
     check_passcode(request.headers.get(PASSCODE_HEADER), "import")
-    event, created = event_transfer.import_event(get_db(), body())
+    event, created = event_transfer.import_event(get_db(), json_body())
     answer = event_json(event) | {"imported": created}
     if created:
         answer["scorer_token"] = event.organiser_token
     return jsonify(answer), 201 if created else 200
+
+
+def ranking_rules() -> str:
+    """Say how each game ranks an event's standings, for the document."""
+    return (
+        " ".join(f"{scorer.name}: {scorer.event_rule}" for scorer in GAMES.values())
+        + " A bye counts as a match won, with no points."
+    )
+
+
+ORGANISER = [{"organiser": []}]
+EVENT_ID = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+PASSCODE = {
+    "name": PASSCODE_HEADER,
+    "in": "header",
+    "required": False,
+    "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
+    "schema": {"type": "string"},
+}
+SEATS = {"type": "array", "items": {"type": "string"}, "description": "Teams, or players."}
+TABLE = {
+    "type": "object",
+    "properties": {
+        "table": {"type": "integer"},
+        "match": {"type": "integer"},
+        "html_url": {"type": "string"},
+        "seats": SEATS,
+        "status": {"type": "string", "enum": ["playing", "finished"]},
+        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "winner": {"type": ["string", "null"]},
+        "rounds_played": {"type": "integer"},
+    },
+}
+STANDING = {
+    "type": "object",
+    "properties": {
+        "rank": {"type": "integer", "description": "Equal records share a rank."},
+        "entrant": {"type": "string"},
+        "played": {"type": "integer"},
+        "won": {"type": "integer"},
+        "points": {"type": "integer"},
+        "points_against": {
+            "type": "integer",
+            "description": "What the others at the table scored.",
+        },
+        "byes": {"type": "integer"},
+        "withdrawn": {"type": "boolean"},
+    },
+}
+EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "uid": {"type": "string"},
+        "name": {"type": "string"},
+        "game": {"type": "string"},
+        "options": {
+            "type": "object",
+            "description": "Every match of the event is played with them.",
+        },
+        "rounds": {"type": "integer"},
+        "deals": {"type": ["integer", "null"]},
+        "table_size": {"type": ["integer", "null"]},
+        "place": {"type": ["string", "null"]},
+        "played_on": {"type": "string", "format": "date"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "closed_at": {"type": ["string", "null"], "format": "date-time"},
+        "round": {"type": "integer", "description": "Rounds drawn so far."},
+        "status": {"type": "string", "enum": ["playing", "finished"]},
+        "entrants": {"type": "array", "items": {"type": "object"}},
+        "tables": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "round": {"type": "integer"},
+                    "tables": {"type": "array", "items": TABLE},
+                    "byes": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+        "standings": {"type": "array", "items": STANDING},
+        "ranking": {"type": "string", "description": "How this event ranks, in words."},
+        "winner": {"type": ["string", "null"]},
+        "url": {"type": "string"},
+        "html_url": {"type": "string"},
+        "standings_url": {"type": "string"},
+    },
+}
+NEW_EVENT = {
+    "type": "object",
+    "required": ["name", "game", "rounds"],
+    "properties": {
+        "name": {"type": "string", "maxLength": events.MAX_EVENT_NAME},
+        "game": {"type": "string", "enum": list(GAMES)},
+        "options": {"type": "object"},
+        "teams": {
+            "type": "object",
+            "description": "Belote and Gaigel: team name → its players.",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
+        "players": {"type": "array", "items": {"type": "string"}, "description": "Other games."},
+        "rounds": {"type": "integer", "minimum": 1, "maximum": events.MAX_ROUNDS},
+        "deals": {"type": "integer", "minimum": 1, "description": "Each match ends after them."},
+        "table_size": {"type": "integer", "description": "Rami and Porrazo: players a table."},
+        "place": {"type": "string", "maxLength": events.MAX_PLACE},
+        "played_on": {"type": "string", "format": "date"},
+    },
+}
+
+
+def event_answer(description: str, status: str = "200") -> dict[str, Any]:
+    """Answer with the event as it stands."""
+    return {status: answer(description, EVENT)}
+
+
+def refused(*codes: int) -> dict[str, Any]:
+    """The refusals of the event's doors."""
+    meaning = {
+        403: "Not the organiser's token (or the site passcode is missing).",
+        404: "No such event or entrant.",
+        409: "A table of this round is still playing, every round is drawn, or the event "
+        "is closed.",
+        422: "The input does not follow the rules; `fields` says where.",
+    }
+    return {str(code): refusal(meaning[code]) for code in codes}
+
+
+OPENAPI_PATHS: dict[str, Any] = {
+    "/api/events": {
+        "post": {
+            "summary": "Create an event; the answer carries the organiser's scorer_token, once",
+            "description": ranking_rules(),
+            "parameters": [PASSCODE],
+            "requestBody": body(NEW_EVENT),
+            "responses": event_answer("The new event", "201") | refused(403, 422),
+        },
+        "get": {
+            "summary": "The events, newest first",
+            "responses": {
+                "200": answer(
+                    "The events",
+                    {"type": "object", "properties": {"events": {"type": "array"}}},
+                )
+            },
+        },
+    },
+    "/api/events/{event_id}": {
+        "get": {
+            "summary": "An event: every round's tables, and the standings",
+            "description": ranking_rules(),
+            "parameters": [EVENT_ID],
+            "responses": event_answer("The event") | refused(404),
+        }
+    },
+    "/api/events/{event_id}/draw": {
+        "post": {
+            "summary": "Draw the next round: a match at every table, with a link for its phone",
+            "description": "Round 1 is drawn at random (a seed makes it repeatable); later "
+            "rounds pair by the standings and avoid meetings that already happened whenever "
+            "possible. Every entrant sits at one table or has a bye.",
+            "security": ORGANISER,
+            "parameters": [EVENT_ID],
+            "requestBody": body(
+                {"type": "object", "properties": {"seed": {"type": "integer"}}}, required=False
+            ),
+            "responses": {
+                "201": answer(
+                    "The round drawn",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "round": {"type": "integer"},
+                            "tables": {"type": "array", "items": {"type": "object"}},
+                            "byes": {"type": "array", "items": {"type": "string"}},
+                            "event": EVENT,
+                        },
+                    },
+                )
+            }
+            | refused(403, 404, 409, 422),
+        }
+    },
+    "/api/events/{event_id}/entrants": {
+        "post": {
+            "summary": "Enter a late team or player, drawn from the next round",
+            "security": ORGANISER,
+            "parameters": [EVENT_ID],
+            "requestBody": body(
+                {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                    },
+                }
+            ),
+            "responses": event_answer("The event", "201") | refused(403, 404, 409, 422),
+        }
+    },
+    "/api/events/{event_id}/withdraw": {
+        "post": {
+            "summary": "Withdraw an entrant from the next round on; what was played stays",
+            "security": ORGANISER,
+            "parameters": [EVENT_ID],
+            "requestBody": body({"type": "object", "properties": {"name": {"type": "string"}}}),
+            "responses": event_answer("The event") | refused(403, 404, 409),
+        }
+    },
+    "/api/events/{event_id}/close": {
+        "post": {
+            "summary": "Close the event once every table has finished: the standings are final",
+            "security": ORGANISER,
+            "parameters": [EVENT_ID],
+            "responses": event_answer("The event") | refused(403, 404, 409),
+        }
+    },
+    "/api/events/{event_id}/standings.csv": {
+        "get": {
+            "summary": "The standings as CSV",
+            "parameters": [EVENT_ID],
+            "responses": {
+                "200": {
+                    "description": "One line per entrant, best first",
+                    "content": {"text/csv": {"schema": {"type": "string"}}},
+                }
+            }
+            | refused(404),
+        }
+    },
+    "/api/events/{event_id}/export": {
+        "get": {
+            "summary": "The whole event with its matches, to import elsewhere",
+            "parameters": [EVENT_ID],
+            "responses": {"200": answer("The event's document", {"type": "object"})} | refused(404),
+        }
+    },
+    "/api/events/import": {
+        "post": {
+            "summary": "Bring in an exported event with its matches; one already here is kept",
+            "parameters": [PASSCODE],
+            "requestBody": body({"type": "object"}),
+            "responses": event_answer("The event, new here", "201")
+            | event_answer("The event was here already")
+            | refused(403, 409, 422),
+        }
+    },
+}

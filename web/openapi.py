@@ -7,23 +7,9 @@ from typing import Any
 
 from scorers import GAMES
 
-from . import players, transfer
+from . import events_api, players, transfer
 from .json_body import MAX_DEPTH
-
-JSON = "application/json"
-
-
-def ref(name: str) -> dict[str, str]:
-    """Point at a schema of this document."""
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def answer(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Describe one response, with its JSON body if it has one."""
-    described: dict[str, Any] = {"description": description}
-    if schema is not None:
-        described["content"] = {JSON: {"schema": schema}}
-    return described
+from .openapi_parts import JSON, answer, body, ref
 
 
 def refusals(*codes: int) -> dict[str, Any]:
@@ -41,11 +27,6 @@ def refusals(*codes: int) -> dict[str, Any]:
         "`fields` says where.",
     }
     return {str(code): answer(meaning[code], ref("Error")) for code in codes}
-
-
-def body(schema: dict[str, Any]) -> dict[str, Any]:
-    """Describe a required JSON request body."""
-    return {"required": True, "content": {JSON: {"schema": schema}}}
 
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -72,6 +53,15 @@ IF_MATCH = {
     "schema": {"type": "string", "pattern": "^[0-9]+:[0-9]+$"},
 }
 
+EVENT_SEAT = {
+    "type": ["object", "null"],
+    "description": "The event, round and table a match of an event is played at.",
+    "properties": {
+        "id": {"type": "integer"},
+        "round": {"type": "integer"},
+        "table": {"type": "integer"},
+    },
+}
 SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -345,6 +335,7 @@ SCHEMAS: dict[str, Any] = {
             },
             "rematch_of": {"type": ["integer", "null"]},
             "rematched_by": {"type": ["integer", "null"]},
+            "event": EVENT_SEAT,
         },
     },
     "MatchSummary": {
@@ -358,6 +349,7 @@ SCHEMAS: dict[str, Any] = {
             "winner": {"type": ["string", "null"]},
             "rounds_played": {"type": "integer"},
             "url": {"type": "string"},
+            "event": EVENT_SEAT,
         },
     },
     "RoundAndMatch": {
@@ -668,12 +660,20 @@ def document() -> dict[str, Any]:
                     "type": "http",
                     "scheme": "bearer",
                     "description": "The scorer token POST /api/matches answered with, once.",
-                }
+                },
+                "organiser": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The organiser's token POST /api/events answered with, once; "
+                    "it also scores every match of the event.",
+                },
             },
         },
     }
-    # The players' and the export/import blueprints describe their own paths.
-    described["paths"] |= deepcopy(players.OPENAPI_PATHS | transfer.OPENAPI_PATHS)
+    # The players', the export/import and the events' blueprints describe their own paths.
+    described["paths"] |= deepcopy(
+        players.OPENAPI_PATHS | transfer.OPENAPI_PATHS | events_api.OPENAPI_PATHS
+    )
     with_door_errors(described["paths"])
     return described
 

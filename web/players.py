@@ -18,6 +18,7 @@ from scorers.words import lazy
 
 from . import PASSCODE_HEADER, check_passcode, get_db
 from .json_body import body, require_json
+from .openapi_parts import answer, ref
 from .pages import submit
 from .present import summary_json
 
@@ -156,20 +157,6 @@ def rename(name: str) -> ResponseReturnValue:
     return show(name, form, status)
 
 
-# web/openapi.py gathers this module's paths into the whole document, so these few pieces of
-# it are written here rather than borrowed from there: borrowing would import in a circle.
-
-
-def schema(name: str) -> dict[str, str]:
-    """Point at a schema of the whole OpenAPI document."""
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def answer(description: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Describe one JSON answer."""
-    return {"description": description, "content": {"application/json": {"schema": body}}}
-
-
 NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
 PASSCODE = {
     "name": PASSCODE_HEADER,
@@ -178,7 +165,7 @@ PASSCODE = {
     "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
     "schema": {"type": "string"},
 }
-UNKNOWN = answer("Nobody of that name (in any case) has played a match.", schema("Error"))
+UNKNOWN = answer("Nobody of that name (in any case) has played a match.", ref("Error"))
 RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
 PLAYER = {
     "type": "object",
@@ -221,7 +208,7 @@ PLAYER = {
         },
         "matches": {
             "type": "array",
-            "items": schema("MatchSummary"),
+            "items": ref("MatchSummary"),
             "description": "The newest page of the player's matches; matches_url lists them all.",
         },
         "matches_total": {"type": "integer", "description": "How many matches the player sat in."},
@@ -288,17 +275,17 @@ OPENAPI_PATHS: dict[str, Any] = {
             },
             "responses": {
                 "200": answer("The player under the new name", PLAYER),
-                "400": answer("The body is not JSON, or not an object.", schema("Error")),
+                "400": answer("The body is not JSON, or not an object.", ref("Error")),
                 "403": answer(
-                    "The server has a passcode and the request did not send it.", schema("Error")
+                    "The server has a passcode and the request did not send it.", ref("Error")
                 ),
                 "404": UNKNOWN,
                 "409": answer(
                     "The new name belongs to a player who sat at the same table.",
-                    schema("Error"),
+                    ref("Error"),
                 ),
-                "415": answer("The body is not sent as application/json.", schema("Error")),
-                "422": answer("The new name is empty or longer than 40.", schema("Error")),
+                "415": answer("The body is not sent as application/json.", ref("Error")),
+                "422": answer("The new name is empty or longer than 40.", ref("Error")),
             },
         }
     },

@@ -33,6 +33,7 @@ from matches import Conflict
 from scorers import Refusal
 
 from . import PASSCODE_HEADER, check_passcode, get_db
+from .openapi_parts import refusal
 from .pages import keep_token
 
 bp = Blueprint("transfer", __name__, cli_group=None)
@@ -152,12 +153,6 @@ def backup_command(file: str) -> None:
     except sqlite3.Error as error:
         raise click.ClickException(f"Could not back up into {file}: {error}.") from None
     click.echo(f"Backed up {database} to {os.path.abspath(file)}.")
-
-
-def refusal(description: str) -> dict[str, Any]:
-    """Describe an error answer, in the API's one error shape."""
-    schema = {"$ref": "#/components/schemas/Error"}
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
 TIME = {"type": "string", "format": "date-time"}
