@@ -484,6 +484,10 @@ def close(db: Database, event_id: int, token: str | None) -> Event:
         event = organiser(db, event_id, token)
         if event.row["closed_utc"] is not None:
             raise matches.Conflict(_("The event is already closed."))
+        if not event.drawn:
+            raise matches.Conflict(
+                _("No round is drawn yet: draw and play one before closing the event.")
+            )
         playing = event.playing(event.drawn)
         if playing:
             raise matches.Conflict(

@@ -93,7 +93,7 @@ def enter(event_id: int) -> ResponseReturnValue:
 @bp.post("/events/<int:event_id>/withdraw")
 def withdraw(event_id: int) -> ResponseReturnValue:
     """Withdraw an entrant from the next round on; what they played stays."""
-    data = body()
+    data = json_body()
     return jsonify(
         event_json(events.withdraw(get_db(), event_id, data.get("name"), bearer_token()))
     )
