@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -97,7 +98,7 @@ def event_form(scorer: Scorer, formdata: Any = None) -> EventForm:
         "scorer": scorer,
         "name": StringField(_("Name of the event")),
         "place": StringField(_("Place")),
-        "played_on": StringField(_("Day")),
+        "played_on": StringField(_("Day"), default=lambda: date.today().isoformat()),
         "rounds": IntegerField(_("Rounds"), default=3, validators=[Optional()]),
         "entrants": TextAreaField(
             _("Teams") if scorer.teams else _("Players"),
@@ -152,7 +153,6 @@ def listed() -> ResponseReturnValue:
         "events/list.html",
         events=store_events.list_events(get_db()),
         entries=entries(),
-        games=GAMES,
     )
 
 

@@ -13,6 +13,7 @@ from wtforms.fields import Field
 
 import access
 import players
+import store_events
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
@@ -130,7 +131,10 @@ def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
     if request.args.get("opponents") != "all" and len(rivals) > RIVALS_SHOWN:
         most = sorted(rivals, key=lambda rivalry: -rivalry.matches)[:RIVALS_SHOWN]
         rivals = [rivalry for rivalry in rivals if rivalry in most]
-    page = render_template("players/player.html", player=player, rivals=rivals, form=form)
+    played_in = store_events.events_of(get_db(), players.key(player.name))
+    page = render_template(
+        "players/player.html", player=player, rivals=rivals, form=form, events=played_in
+    )
     return page, status
 
 
