@@ -7,7 +7,8 @@
 It builds a database of N matches of all five games with their rounds through the app's own
 storage code (store.insert_match, insert_round, log_change, cache_result, access.issue, in large
 store.writing transactions), with totals, status and winner cached from each scorer's replay.
-It adds one Porrazo match of 200 events, and fresh copies of it to post the 201st event to.
+It adds one Porrazo match of 200 events, and fresh copies of it to post the 201st event to, and
+a belote concours of 40 tables and 4 rounds (12 deals a match) whose pages it times too.
 Then, with Flask's test client in this same process, it times (median of --repeat calls after
 --warmup calls) posting a round, the match page, history filtered by a player (page and API),
 a player page and the export of one match, and the floor: a bare Flask app whose one route does
@@ -44,6 +45,8 @@ from flask.testing import FlaskClient  # noqa: E402
 from jinja2 import DictLoader  # noqa: E402
 
 import access  # noqa: E402
+import events  # noqa: E402
+import matches  # noqa: E402
 import store  # noqa: E402
 from app import create_app  # noqa: E402
 from scorers import GAMES, Refusal, RoundImpossible, Table  # noqa: E402
@@ -440,6 +443,46 @@ def peg_matches(path: str, copies: int) -> dict[str, Any]:
     return made
 
 
+EVENT_TEAMS = 80
+EVENT_ROUNDS = 4
+EVENT_DEALS = 12
+
+
+def concours(path: str) -> int:
+    """Play a belote concours of 40 tables and 4 rounds, 12 deals a match, as its phones would:
+    every round drawn, every deal posted; return the event's id."""
+    db = store.connect(path)
+    rng = random.Random(SEED)
+    teams = {f"Team {i:02}": [f"E{i:02}a", f"E{i:02}b"] for i in range(EVENT_TEAMS)}
+    started = time.perf_counter()
+    event = events.create(
+        db,
+        {"name": "Concours", "game": "belote", "options": {"variant": "coinche"},
+         "teams": teams, "rounds": EVENT_ROUNDS, "deals": EVENT_DEALS},
+    )  # fmt: skip
+    for n in range(1, EVENT_ROUNDS + 1):
+        drawn = events.draw_round(db, event.id, event.organiser_token, SEED if n == 1 else None)
+        for row in drawn.round_tables(n):
+            first, second = row["teams"]
+            for _deal in range(EVENT_DEALS):
+                taker = rng.choice((first, second))
+                made = rng.randint(82, 152)
+                deal = {
+                    "taker": row["teams"][taker][0],
+                    "contract": 80,
+                    "trump": rng.choice(("hearts", "spades", "clubs", "diamonds")),
+                    "points": {taker: made, (second if taker == first else first): 152 - made},
+                    "last_trick": taker,
+                }
+                matches.add_round(db, row["id"], deal)
+    spent = time.perf_counter() - started
+    print(
+        f"  played a concours of {EVENT_TEAMS // 2} tables × {EVENT_ROUNDS} rounds in {spent:.0f} s"
+    )
+    db.close()
+    return event.id
+
+
 # --- measuring --------------------------------------------------------------------------------
 
 
@@ -620,6 +663,9 @@ def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[s
         "post_51st_event": poster(made["copies_50"]),
         "post_501st_event": poster(made["copies_500"]),
         "match_page_50": getter(f"/matches/{made['match_50'][0]}"),
+        "event_standings": getter(f"/events/{made['event']}/standings"),
+        "event_page": getter(f"/events/{made['event']}"),
+        "event_api": getter(f"/api/events/{made['event']}"),
     }
     posted_to = {
         "post_201st_event": "copies_200",
@@ -654,6 +700,8 @@ def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[s
         "players_list": page_weight(client, "/players"),
         "whole_sheet_200": page_weight(client, f"/matches/{match_id}/sheet"),
         "home": page_weight(client, "/"),
+        "event_standings": page_weight(client, f"/events/{made['event']}/standings"),
+        "event_page": page_weight(client, f"/events/{made['event']}"),
     }
     hits = client.get(f"/api/matches?player={player}").json["total"]
     for suffix in ("", "-wal", "-shm"):
@@ -670,6 +718,8 @@ BUDGETS = {
     "history_page": 5,
     "history_api": 5,
     "player_page": 5,
+    "event_standings": 5,
+    "event_page": 5,
 }
 LABELS = {
     "post_201st_event": "POST /api/matches/<id>/rounds (201st event)",
@@ -683,6 +733,9 @@ LABELS = {
     "post_51st_event": "POST …/rounds (51st event, for scale)",
     "post_501st_event": "POST …/rounds (501st event, for scale)",
     "match_page_50": "GET /matches/<id> (50 events, for scale)",
+    "event_standings": "GET /events/<id>/standings (40 tables × 4)",
+    "event_page": "GET /events/<id> (40 tables × 4 rounds)",
+    "event_api": "GET /api/events/<id> (40 tables × 4)",
 }
 
 
@@ -792,6 +845,7 @@ def main() -> None:
         if args.keep:
             sidecar.write_text(json.dumps(made))
     made |= peg_matches(path, args.warmup + args.repeat)
+    made["event"] = concours(path)
     made["player"] = POOL[0]
     try:
         measured = measure(path, made, args.warmup, args.repeat)

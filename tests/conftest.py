@@ -1,10 +1,11 @@
-"""Fixtures: an app over a temporary database, its test client, helpers to start matches, and
-the one Chromium every browser test shares."""
+"""Fixtures: an app over a temporary database, its test client, helpers to start matches, a
+served app for the browser journeys, and the one Chromium every browser test shares."""
 
 from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, sync_playwright
+from werkzeug.serving import make_server
 
 from app import create_app
 
@@ -107,3 +109,17 @@ def browser() -> Iterator[Browser]:
         )
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the app on a free local port for the whole session; return its address."""
+    app = create_app(
+        {"DATABASE": str(tmp_path_factory.mktemp("db") / "browser.sqlite"), "SECRET_KEY": "test"}
+    )
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join()

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from werkzeug.serving import make_server
-
-from app import create_app
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
@@ -28,20 +24,6 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(**PHONE)
     yield context.new_page()
     context.close()
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve the app on a free local port for the whole session; return its address."""
-    app = create_app(
-        {"DATABASE": str(tmp_path_factory.mktemp("db") / "browser.sqlite"), "SECRET_KEY": "test"}
-    )
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join()
 
 
 def start_rami(page: Page, server: str, *players: str) -> None:

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.test_browser import PHONE, no_sideways_scroll, server  # noqa: F401 (a fixture)
+from tests.test_browser import PHONE, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 
