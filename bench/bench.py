@@ -466,7 +466,7 @@ def concours(path: str) -> int:
             first, second = row["teams"]
             for _deal in range(EVENT_DEALS):
                 taker = rng.choice((first, second))
-                made = rng.randint(82, 152)
+                made = rng.randint(82, 130)
                 deal = {
                     "taker": row["teams"][taker][0],
                     "contract": 80,
@@ -474,7 +474,8 @@ def concours(path: str) -> int:
                     "points": {taker: made, (second if taker == first else first): 152 - made},
                     "last_trick": taker,
                 }
-                matches.add_round(db, row["id"], deal)
+                if matches.add_round(db, row["id"], deal).replay.status == FINISHED:
+                    break  # a team reached the target before the last deal
     spent = time.perf_counter() - started
     print(
         f"  played a concours of {EVENT_TEAMS // 2} tables × {EVENT_ROUNDS} rounds in {spent:.0f} s"

@@ -12,7 +12,7 @@ from . import explain
 from .events import Record
 from .refusal import Problems, Refusal
 from .seating import read_players, read_teams
-from .words import _, lazy
+from .words import _, lazy, ngettext
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -409,6 +409,11 @@ class Scorer(ABC):
     def to_go(self, table: Table, replay: Replay, side: str) -> str | None:
         """Say how far a side is from the end of the match: by default, points to the target."""
         target = table.options.get("target")
+        deals = table.options.get("match_deals")
+        if deals is not None and replay.status != FINISHED:
+            left = deals - len(replay.rounds)
+            to_go = ngettext("{n} {round} to go", "{n} {rounds} to go", left)
+            return to_go.format(n=left, round=self.round_word, rounds=self.rounds_word)
         if not isinstance(target, int) or replay.status == FINISHED:
             return None
         left = max(0, target - replay.totals[side])
@@ -526,9 +531,11 @@ class Scorer(ABC):
             raise RoundImpossible(
                 deals + 1,
                 Refusal(
-                    _("The match ended after {n} {rounds}; nothing more can be recorded.").format(
-                        n=deals, rounds=self.rounds_word
-                    )
+                    ngettext(
+                        "The match ended after {n} {round}; nothing more can be recorded.",
+                        "The match ended after {n} {rounds}; nothing more can be recorded.",
+                        deals,
+                    ).format(n=deals, round=self.round_word, rounds=self.rounds_word)
                 ),
             )
         leaders = self.leaders(table, replay)
@@ -548,8 +555,14 @@ class Scorer(ABC):
         deals = options.get("match_deals")
         if deals is None:
             return []
-        text = _(
-            "The match ends after {n} {rounds}, unless the game ends it sooner: then the best "
-            "total wins, and equal best totals share first place."
+        text = ngettext(
+            "The match ends after {n} {round}: then the best total wins, and equal best totals "
+            "share first place. No target ends it sooner; a game with an end of its own (the "
+            "last Barbu contract, a clear Gaigel slate) may.",
+            "The match ends after {n} {rounds}: then the best total wins, and equal best totals "
+            "share first place. No target ends it sooner; a game with an end of its own (the "
+            "last Barbu contract, a clear Gaigel slate) may.",
+            deals,
         )
-        return [Rule(_("Length of the match"), text.format(n=deals, rounds=self.rounds_word))]
+        said = text.format(n=deals, round=self.round_word, rounds=self.rounds_word)
+        return [Rule(_("Length of the match"), said)]

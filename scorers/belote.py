@@ -561,7 +561,8 @@ def deal_on(table: Table, replay: Replay, entered: Mapping[str, Any]) -> None:
         },
     )
     replay.state["reserve"] = reserve
-    if replay.status != FINISHED:
+    # A match of a fixed number of deals (a concours) sums its deals: no target ends it.
+    if replay.status != FINISHED and table.options.get("match_deals") is None:
         waiting = replay.carry["waiting"]
         if table.options["rules"] == "official":
             belote_alone(table, entered, deal, replay.totals, waiting, result.explanation)

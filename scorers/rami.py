@@ -355,6 +355,7 @@ def round_on(table: Table, replay: Replay, entered: Mapping[str, Any], cap: int)
     for name, score in result.scores.items():
         replay.totals[name] += score
     result.totals = dict(replay.totals)
-    if replay.status != FINISHED:
+    # A match of a fixed number of rounds ends after them: the target only caps hands then.
+    if replay.status != FINISHED and table.options.get("match_deals") is None:
         settle(replay, table.options["target"], result.explanation)
     replay.rounds.append(result)

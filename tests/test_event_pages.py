@@ -156,3 +156,22 @@ def test_closing_from_the_page_makes_the_standings_final(client: FlaskClient):
     page = text(client.get(f"/events/{event['id']}"))
     assert "The event is closed" in page and "Finished" in page
     assert "Close the event" not in page and "Withdraw" not in page
+
+
+def test_the_event_page_shows_the_latest_round_and_links_the_earlier_ones(client: FlaskClient):
+    event, organiser = start_event(client)
+    first = draw_round(client, event["id"], organiser)
+    finish_round(client, first, organiser)
+    second = draw_round(client, event["id"], organiser)
+    page = parse(client.get(f"/events/{event['id']}"))
+    assert page.find("h2").text().strip() == "Round 2"
+    assert page.find("a", href=f"/events/{event['id']}?round=1") is not None
+    earlier = parse(client.get(f"/events/{event['id']}?round=1"))
+    assert earlier.find("h2").text().strip() == "Round 1"
+    shown = [a.attrs["href"] for a in earlier.find_all("a") if "/matches/" in a.attrs["href"]]
+    assert shown == [f"/matches/{t['match']}" for t in first["tables"]]
+    assert second["round"] == 2
+    # A round not drawn shows the latest.
+    assert (
+        parse(client.get(f"/events/{event['id']}?round=9")).find("h2").text().strip() == "Round 2"
+    )

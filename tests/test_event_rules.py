@@ -202,9 +202,11 @@ def belote_table(deals: int):
 
 def test_a_match_of_two_deals_ends_after_the_second_with_the_best_total():
     belote, table = belote_table(2)
+    assert belote.to_go(table, belote.replay(table, []), "NS") == "2 deals to go"
     rounds = [belote.read_round(table, deal("N", 100)), belote.read_round(table, deal("E", 90))]
     after_one = belote.replay(table, rounds[:1])
     assert after_one.status == PLAYING
+    assert belote.to_go(table, after_one, "NS") == "1 deal to go"
     replay = belote.replay(table, rounds)
     assert (replay.status, replay.ended_after) == (FINISHED, 2)
     assert replay.winner == max(replay.totals, key=replay.totals.get)
@@ -217,7 +219,7 @@ def test_a_deal_past_the_length_is_refused():
     rounds = [belote.read_round(table, deal("N", 100))] * 2
     with pytest.raises(RoundImpossible) as refused:
         belote.replay(table, rounds)
-    assert refused.value.n == 2 and "ended after 1 deals" in refused.value.refusal.message
+    assert refused.value.n == 2 and "ended after 1 deal;" in refused.value.refusal.message
 
 
 def test_level_totals_after_the_last_deal_share_first_place():
@@ -247,3 +249,12 @@ def test_a_gaigel_slate_stopped_after_its_deals_goes_to_the_fewest_strokes():
     replay = gaigel.replay(table, [won])
     assert replay.status == FINISHED
     assert replay.winner == min(replay.totals, key=replay.totals.get) == "A"
+
+
+def test_a_concours_match_sums_its_deals_past_the_target():
+    belote = GAMES["belote"]
+    table = belote.read_table(BELOTE_TEAMS | {"options": {"match_deals": 12, "target": 200}})
+    rounds = [belote.read_round(table, deal("N", 120))] * 3
+    replay = belote.replay(table, rounds)
+    # Past the target of 200 after two deals, the match plays on to its twelfth deal.
+    assert replay.totals["NS"] > 200 and replay.status == PLAYING

@@ -188,7 +188,15 @@ def new_event(game: str) -> ResponseReturnValue:
 def event(event_id: int) -> ResponseReturnValue:
     """Show the event: each round's tables as they play, and what the organiser may do."""
     shown = events.load(get_db(), event_id)
-    return render_template("events/event.html", event=shown, organiser=runs(shown))
+    return render_template(
+        "events/event.html", event=shown, organiser=runs(shown), shown_round=round_asked(shown)
+    )
+
+
+def round_asked(event: events.Event) -> int:
+    """The round whose tables the page shows: the one asked for (?round=), else the latest."""
+    asked = request.args.get("round", type=int)
+    return asked if asked is not None and 1 <= asked <= event.drawn else event.drawn
 
 
 def act(event_id: int, action: Any) -> ResponseReturnValue:
@@ -201,7 +209,11 @@ def act(event_id: int, action: Any) -> ResponseReturnValue:
         status = 422 if isinstance(refused, Refusal) else status
         message = refused.message if isinstance(refused, Refusal) else str(refused)
         page = render_template(
-            "events/event.html", event=shown, organiser=runs(shown), problem=message
+            "events/event.html",
+            event=shown,
+            organiser=runs(shown),
+            shown_round=shown.drawn,
+            problem=message,
         )
         return page, status
     return redirect(url_for(".event", event_id=event_id))
