@@ -22,7 +22,7 @@ def create_concours(page: Page, server: str) -> None:
     page.locator("header nav").get_by_role("link", name="Events").tap()
     page.locator(".games").get_by_role("link", name="Coinche").tap()
     page.get_by_label("Name of the event").fill("Concours du samedi")
-    page.get_by_label("Place").fill("Café du Port")
+    page.get_by_label("Venue").fill("Café du Port")
     page.get_by_label("Deals per match").fill("1")
     page.get_by_label("Teams").fill(TEAMS)
     expect(page.locator("#option_variant").get_by_label("coinche")).to_be_checked()

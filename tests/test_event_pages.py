@@ -101,10 +101,10 @@ def test_drawing_from_the_page_opens_each_table_to_the_organisers_phone(client: 
 def test_withdraw_and_late_entrant_from_the_page(client: FlaskClient):
     event_id = created(client)
     assert client.post(f"/events/{event_id}/withdraw", data={"name": "Pique"}).status_code == 302
-    late = {"name": "Trefle", "players": "Ivo, Jo"}
+    late = {"name": "Trefle", "players": "Ivo، Jo"}
     assert client.post(f"/events/{event_id}/entrants", data=late).status_code == 302
     page = text(client.get(f"/events/{event_id}"))
-    assert "withdrawn before round 1" in page and "Trefle" in page
+    assert "withdrawn before round 1" in page and "Trefle (Ivo, Jo)" in page
     again = client.post(f"/events/{event_id}/entrants", data=late)
     assert again.status_code == 422 and "Trefle is entered already" in text(again)
 
@@ -175,3 +175,12 @@ def test_the_event_page_shows_the_latest_round_and_links_the_earlier_ones(client
     assert (
         parse(client.get(f"/events/{event['id']}?round=9")).find("h2").text().strip() == "Round 2"
     )
+
+
+def test_a_tables_match_page_links_back_to_its_event(client: FlaskClient):
+    event, organiser = start_event(client)
+    table = draw_round(client, event["id"], organiser)["tables"][1]
+    page = parse(client.get(f"/matches/{table['match']}"))
+    link = page.find("a", href=f"/events/{event['id']}?round=1")
+    assert link is not None and link.text().strip() == "Event · round 1 · table 2"
+    assert "1 deal to go" in page.text()

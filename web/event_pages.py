@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -85,11 +86,16 @@ class EventForm(RefusalOnFields):
                             line=line
                         ),
                     )
-                teams[team.strip()] = [m.strip() for m in members.split(",") if m.strip()]
+                teams[team.strip()] = names_in(members)
             data["teams"] = teams
         else:
             data["players"] = lines
         return data
+
+
+def names_in(typed: str) -> list[str]:
+    """Split names typed in one box, by commas (the Persian and Arabic "،" too)."""
+    return [name.strip() for name in re.split("[,،]", typed) if name.strip()]
 
 
 def event_form(scorer: Scorer, formdata: Any = None) -> EventForm:
@@ -97,7 +103,7 @@ def event_form(scorer: Scorer, formdata: Any = None) -> EventForm:
     fields: dict[str, Any] = {
         "scorer": scorer,
         "name": StringField(_("Name of the event")),
-        "place": StringField(_("Place")),
+        "place": StringField(_("Venue")),
         "played_on": StringField(_("Day"), default=lambda: date.today().isoformat()),
         "rounds": IntegerField(_("Rounds"), default=3, validators=[Optional()]),
         "entrants": TextAreaField(
@@ -247,7 +253,7 @@ def enter(event_id: int) -> ResponseReturnValue:
     """Enter a late entrant, drawn from the next round on."""
     data = {
         "name": request.form.get("name", ""),
-        "players": [p.strip() for p in request.form.get("players", "").split(",") if p.strip()],
+        "players": names_in(request.form.get("players", "")),
     }
 
     def entered(token: str | None) -> None:
