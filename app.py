@@ -27,6 +27,7 @@ from web import (
     patterns,
     players,
     pwa,
+    ratings,
     storage,
     transfer,
 )
@@ -75,6 +76,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(patterns.bp)
     app.register_blueprint(events_api.bp)
     app.register_blueprint(event_pages.bp)
+    app.register_blueprint(ratings.bp)
     assets.register(app)
     language.register(app)
     compress.init_app(app)

@@ -672,3 +672,30 @@ def drop_import(db: Database, import_id: int) -> None:
         db.execute(f"delete from {table} where match_id in ({ids})", {"import": import_id})
     db.execute("delete from matches where import_id = ?", [import_id])
     db.execute("delete from imports where id = ?", [import_id])
+
+
+def finished_seats(db: Database) -> list[tuple[Any, ...]]:
+    """Every seat of every finished match in sight, oldest match first: what ratings replay.
+
+    Each row: match id, game, variant JSON, options JSON, totals JSON, winner, the seat's
+    player key and side.
+    """
+    query = """
+        select m.id, m.game, m.variant_json, m.options_json, m.totals_json, m.winner,
+            s.player_key, s.side
+        from matches m join seats s on s.match_id = m.id
+        where m.status = 'finished' and m.import_id is null
+        order by m.created_utc, m.id, s.seat
+    """
+    return db.execute(query).fetchall()
+
+
+def history_stamp(db: Database) -> tuple[Any, ...]:
+    """Name the state of every match and player in one read: any change, finished import or
+    rename names a new one (ratings are kept under it)."""
+    query = (
+        "select (select max(id) from changes), "
+        "(select count(*) from matches where import_id is null), "
+        "(select max(rowid) from renames)"
+    )
+    return tuple(db.execute(query).fetchone())

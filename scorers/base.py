@@ -383,6 +383,11 @@ class Scorer(ABC):
     low_leads = False
     """The lowest total leads (Rami), instead of the highest."""
 
+    def standing_value(self, options: Mapping[str, Any], total: int) -> int:
+        """Turn a side's final total into a value where higher is better: ratings place the
+        sides of a finished match by it."""
+        return -total if self.low_leads else total
+
     event_sizes: tuple[int, ...] | None = None
     """How many entrants an event seats at one table (teams or players); None: the player
     counts, and an event of this game chooses its table size among them."""

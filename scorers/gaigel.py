@@ -344,6 +344,10 @@ class Gaigel(Scorer):
         form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
         return form(table, *args, **kwargs)
 
+    def standing_value(self, options: Mapping[str, Any], total: int) -> int:
+        """On a slate the fewest strokes are best (three players: the most game points)."""
+        return total if options["mode"] == "three" else -total
+
     def leaders(self, table: Table, replay: Replay) -> list[str]:
         """A slate stopped after its deals: the fewest strokes lead (three players: the most
         game points)."""

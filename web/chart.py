@@ -62,3 +62,17 @@ def chart(match: Match) -> Chart | None:
         for n, (side, values) in enumerate(series.items())
     ]
     return Chart(lines, low, high, y(0), len(rounds))
+
+
+SPARK_WIDTH, SPARK_HEIGHT = 120, 28
+
+
+def rating_line(path: list[tuple[int, int]]) -> str:
+    """Draw a rating's path, match by match, as the points of a small SVG polyline."""
+    values = [value for _match, value in path]
+    low, high = min(values), max(values)
+    across = SPARK_WIDTH / max(1, len(values) - 1)
+    down = (SPARK_HEIGHT - 4) / max(1, high - low)
+    return " ".join(
+        f"{across * i:.1f},{2 + down * (high - value):.1f}" for i, value in enumerate(values)
+    )

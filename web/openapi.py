@@ -7,7 +7,7 @@ from typing import Any
 
 from scorers import GAMES
 
-from . import events_api, players, transfer
+from . import events_api, players, ratings, transfer
 from .json_body import MAX_DEPTH
 from .openapi_parts import JSON, answer, body, ref
 
@@ -672,7 +672,10 @@ def document() -> dict[str, Any]:
     }
     # The players', the export/import and the events' blueprints describe their own paths.
     described["paths"] |= deepcopy(
-        players.OPENAPI_PATHS | transfer.OPENAPI_PATHS | events_api.OPENAPI_PATHS
+        players.OPENAPI_PATHS
+        | transfer.OPENAPI_PATHS
+        | events_api.OPENAPI_PATHS
+        | ratings.OPENAPI_PATHS
     )
     with_door_errors(described["paths"])
     return described

@@ -13,11 +13,13 @@ from wtforms.fields import Field
 
 import access
 import players
+import ratings
 import store_events
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
 from . import PASSCODE_HEADER, check_passcode, get_db
+from .chart import rating_line
 from .json_body import body, require_json
 from .openapi_parts import answer, ref
 from .pages import submit
@@ -70,6 +72,10 @@ def player_json(player: players.Player) -> dict[str, Any]:
                 "losses": rivalry.losses,
             }
             for rivalry in player.rivalries
+        ],
+        "ratings": [
+            {key: rating[key] for key in ("game", "variant", "rating", "matches", "ranked")}
+            for rating in ratings.of_player(get_db(), players.key(player.name))
         ],
         "matches": [summary_json(row) for row in player.recent.rows],
         "matches_total": player.recent.total,
@@ -133,7 +139,13 @@ def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
         rivals = [rivalry for rivalry in rivals if rivalry in most]
     played_in = store_events.events_of(get_db(), players.key(player.name))
     page = render_template(
-        "players/player.html", player=player, rivals=rivals, form=form, events=played_in
+        "players/player.html",
+        player=player,
+        rivals=rivals,
+        form=form,
+        events=played_in,
+        ratings=ratings.of_player(get_db(), players.key(player.name)),
+        rating_line=rating_line,
     )
     return page, status
 

@@ -1,0 +1,105 @@
+"""Ratings for people and programs: a leaderboard per game, how ratings move, and the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+
+import matches
+import ratings
+from scorers import GAMES
+from scorers.ratings import RANKED_AFTER, SCALE, START, K
+
+from . import get_db
+from .openapi_parts import answer, refusal
+
+bp = Blueprint("ratings", __name__)
+
+
+@bp.get("/ratings")
+def leaderboard() -> ResponseReturnValue:
+    """Show a game's leaderboards, one per variant (Belote by default)."""
+    game = request.args.get("game") or "belote"
+    scorer = matches.scorer_for(game)
+    boards = ratings.leaderboard(get_db(), scorer.id)
+    return render_template(
+        "ratings/leaderboard.html", scorer=scorer, boards=boards, ranked_after=RANKED_AFTER
+    )
+
+
+@bp.get("/ratings/how")
+def method() -> ResponseReturnValue:
+    """Say how ratings are worked out, with their numbers."""
+    return render_template(
+        "ratings/how.html", start=START, k=K, scale=SCALE, ranked_after=RANKED_AFTER
+    )
+
+
+@bp.get("/api/ratings")
+def leaderboard_json() -> ResponseReturnValue:
+    """List a game's players by rating, best first, one list per variant."""
+    scorer = matches.scorer_for(request.args.get("game"))
+    return jsonify(
+        game=scorer.id,
+        ranked_after=RANKED_AFTER,
+        boards=[
+            {key: board[key] for key in ("variant", "variant_key", "players", "unranked")}
+            for board in ratings.leaderboard(get_db(), scorer.id)
+        ],
+    )
+
+
+PLAYER_RATING = {
+    "type": "object",
+    "properties": {
+        "rank": {"type": "integer"},
+        "player": {"type": "string"},
+        "rating": {"type": "integer"},
+        "matches": {"type": "integer"},
+    },
+}
+OPENAPI_PATHS: dict[str, Any] = {
+    "/api/ratings": {
+        "get": {
+            "summary": "A game's players by rating, best first, one board per variant",
+            "description": f"Elo from {START}, K = {K}, scale {SCALE}; three sides or more: every "
+            "pair of sides is a game of Elo and each side moves by the mean of its pairs; "
+            f"partners share their side's move. Ranked after {RANKED_AFTER} finished matches.",
+            "parameters": [
+                {
+                    "name": "game",
+                    "in": "query",
+                    "required": True,
+                    "schema": {"type": "string", "enum": list(GAMES)},
+                }
+            ],
+            "responses": {
+                "200": answer(
+                    "The boards",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "game": {"type": "string"},
+                            "ranked_after": {"type": "integer"},
+                            "boards": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "variant": {"type": "string"},
+                                        "variant_key": {"type": "object"},
+                                        "players": {"type": "array", "items": PLAYER_RATING},
+                                        "unranked": {"type": "integer"},
+                                    },
+                                },
+                            },
+                        },
+                    },
+                ),
+                "422": refusal("No game, or a game Tablescore does not score."),
+            },
+        }
+    }
+}
