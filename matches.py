@@ -13,7 +13,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlite_utils import Database
@@ -23,6 +23,7 @@ import store
 import store_events
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
+from scorers.refusal import Problems
 from scorers.words import _
 
 
@@ -59,6 +60,8 @@ class Round:
     """1 as entered, one more at each correction."""
     removed_utc: str | None = None
     """When it was taken out, for a removed round."""
+    note: str | None = None
+    """What the table wrote beside it ("misdeal, dealt again")."""
 
 
 @dataclass
@@ -87,6 +90,8 @@ class Match:
     """The match started to play this one again, if any."""
     event: dict[str, int] | None = None
     """The event, round and table this match is played at, if it is an event's."""
+    details: dict[str, str | None] = field(default_factory=dict)
+    """Its note, place and the moment it was played (store.DETAILS)."""
 
     def played(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
@@ -254,7 +259,15 @@ def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Rou
         teams=None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
     )
     rounds = [
-        Round(r["id"], n, r["input"], r["entered_utc"], r["corrected_utc"], r["version"])
+        Round(
+            r["id"],
+            n,
+            r["input"],
+            r["entered_utc"],
+            r["corrected_utc"],
+            r["version"],
+            note=r["note"],
+        )  # fmt: skip
         for n, r in enumerate(store.live_rounds(db, match_id), start=1)
     ]
     return row, table, rounds
@@ -289,6 +302,7 @@ def removed(db: Database, match_id: int) -> list[Round]:
             r["corrected_utc"],
             r["version"],
             r["removed_utc"],
+            r["note"],
         )
         for r in store.removed_rounds(db, match_id)
     ]
@@ -310,6 +324,7 @@ def played(
         rounds,
         replay,
         rematch_of=row.get("rematch_of"),
+        details={name: row.get(name) for name in store.DETAILS},
         event=None
         if row.get("event_id") is None
         else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
@@ -504,7 +519,9 @@ def correct_round(
         old = check_seen(scorer, rounds, n, seen)
         entered = scorer.read_round(table, data)
         at = store.now_utc()
-        rounds[n - 1] = Round(old.id, n, entered, old.entered_utc, at, old.version + 1)
+        rounds[n - 1] = Round(
+            old.id, n, entered, old.entered_utc, at, old.version + 1, note=old.note
+        )
         replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
         store.replace_round(db, old.id, entered, at)
         if key:
@@ -561,6 +578,90 @@ def restore_round(db: Database, match_id: int, round_id: int, device: str | None
         store.mark_restored(db, round_id)
         change = store.Change("restore", n, round_id, back.input, None, at, device)
         return remember(db, played(row, table, rounds, replay), change)
+
+
+MAX_NOTE, MAX_PLACE, MAX_ROUND_NOTE = 500, 100, 200
+
+
+def edit_details(db: Database, match_id: int, data: Any, device: str | None = None) -> Match:
+    """Change a match's note, place or the moment it was played; the change is logged."""
+    values = read_details(data)
+    with store.writing(db):
+        row, table, rounds = stored(db, match_id)
+        before = {name: row.get(name) for name in values}
+        store.set_details(db, match_id, values)
+        row = row | values
+        at = store.now_utc()
+        change = store.Change("details", 0, None, values, before, at, device)
+        store.log_change(db, match_id, change)
+        return with_extras(db, played(row, table, rounds))
+
+
+def read_details(data: Any) -> dict[str, str | None]:
+    """Check a match's note, place and date as sent: each optional, none too long."""
+    if not isinstance(data, dict) or not data or set(data) - set(store.DETAILS):
+        raise Refusal(
+            _('Send any of "note", "place" and "played_at", like {"place": "Café du Port"}.')
+        )
+    values: dict[str, str | None] = {}
+    problems = Problems()
+    for name, most in (("note", MAX_NOTE), ("place", MAX_PLACE)):
+        if name in data:
+            with problems.collect():
+                values[name] = read_note(data[name], name, most)
+    if "played_at" in data:
+        with problems.collect():
+            values["played_at"] = read_moment(data["played_at"])
+    problems.raise_any()
+    return values
+
+
+def read_note(given: Any, path: str, most: int) -> str | None:
+    """Check a short text: trimmed, at most `most` characters; empty or null takes it away."""
+    if given is None:
+        return None
+    if not isinstance(given, str):
+        raise Refusal.at(path, _("A note is a text, or null to take it away."))
+    text = given.strip()
+    if len(text) > most:
+        raise Refusal.at(
+            path,
+            _("This has at most {most} characters; it has {count}.").format(
+                most=most, count=len(text)
+            ),
+        )
+    return text or None
+
+
+def read_moment(given: Any) -> str:
+    """Check when a match was played: a day (2026-12-05) or a moment, kept in UTC as stored."""
+    try:
+        moment = datetime.fromisoformat(str(given).replace("Z", "+00:00"))
+    except ValueError:
+        raise Refusal.at(
+            "played_at", _("Give the moment as 2026-12-05 or 2026-12-05T20:30:00Z.")
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime(store.STAMP)
+
+
+def note_round(db: Database, match_id: int, n: int, data: Any, device: str | None = None) -> Match:
+    """Write, change or take away round n's note; the change is logged."""
+    if not isinstance(data, dict) or "note" not in data:
+        raise Refusal(_('Send the note as {"note": "misdeal, dealt again"}, or null.'))
+    note = read_note(data["note"], "note", MAX_ROUND_NOTE)
+    with store.writing(db):
+        row, table, rounds = stored(db, match_id)
+        old = numbered(rounds, n)
+        store.set_round_note(db, old.id, note)
+        rounds[n - 1] = replace(old, note=note)
+        at = store.now_utc()
+        change = store.Change("note", n, old.id, {"note": note}, {"note": old.note}, at, device)
+        store.log_change(db, match_id, change)
+        match = with_extras(db, played(row, table, rounds))
+        match.recorded = n
+        return match
 
 
 def refuse_closed(db: Database, row: dict[str, Any]) -> None:
@@ -725,6 +826,7 @@ def find(
     since: Any = None,
     until: Any = None,
     page: Any = 1,
+    place: Any = None,
 ) -> Page:
     """Check history filters and return one page of matches, newest first.
 
@@ -750,7 +852,14 @@ def find(
     if not 1 <= page <= LARGEST_ID // store.PAGE_SIZE:
         raise Refusal.at("page", _("Page is a whole number from 1."))
     rows, total = store.find_matches(
-        db, game=game, player=player, status=status, since=first, until=last, page=page
+        db,
+        game=game,
+        player=player,
+        status=status,
+        since=first,
+        until=last,
+        page=page,
+        place=place if isinstance(place, str) and place.strip() else None,
     )
     return Page(rows, page, total)
 

@@ -395,3 +395,34 @@ def m008_events(db: Database) -> None:
         "CREATE INDEX matches_by_event ON matches (event_id, event_round, event_table) "
         "WHERE event_id IS NOT NULL"
     )
+
+
+@migrations()
+def m009_notes_place_and_date(db: Database) -> None:
+    """Give a match a note, a place and the day it was played, and a round its note; let the
+    change log hold changes that touch no round (a match's note, place or date)."""
+    db.table("matches").add_column("note", str)
+    db.table("matches").add_column("place", str)
+    db.table("matches").add_column("played_at", str)
+    db.execute("UPDATE matches SET played_at = created_utc")
+    db.execute("CREATE INDEX matches_by_place ON matches (place COLLATE NOCASE, created_utc)")
+    db.table("rounds").add_column("note", str)
+    # The log keeps refusing to be rewritten: its triggers are set again on the new table.
+    for verb in ("update", "delete"):
+        db.execute(f"DROP TRIGGER changes_refuse_{verb}")
+    db.table("changes").transform(not_null={"round_id": False})
+    db.execute(
+        """
+        CREATE TRIGGER changes_refuse_update BEFORE UPDATE ON changes
+        BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER changes_refuse_delete BEFORE DELETE ON changes
+        WHEN NOT EXISTS (
+            SELECT 1 FROM matches WHERE id = old.match_id AND import_id IS NOT NULL
+        )
+        BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+        """
+    )

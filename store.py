@@ -164,6 +164,7 @@ def insert_match(
                 "rounds_played": 0,
                 "rematch_of": rematch_of,
                 "import_id": import_id,
+                "played_at": at,
                 **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
             }
         )
@@ -258,7 +259,7 @@ def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return the rounds that count, in the order they were entered, with their input decoded."""
     # Every change reads them all, so only the columns a replay needs are read and decoded.
     cursor = db.execute(
-        "select id, input_json, entered_utc, corrected_utc, version from rounds "
+        "select id, input_json, entered_utc, corrected_utc, version, note from rounds "
         "where match_id = ? and removed_utc is null order by id",
         [match_id],
     )
@@ -269,8 +270,9 @@ def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
             "entered_utc": entered,
             "corrected_utc": corrected,
             "version": version,
+            "note": note,
         }
-        for n, text, entered, corrected, version in cursor
+        for n, text, entered, corrected, version, note in cursor
     ]
 
 
@@ -279,7 +281,7 @@ def removed_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     # Numbered where each stood when it was last removed, as the log says.
     query = """
         select r.id, r.input_json, r.entered_utc, r.corrected_utc, r.removed_utc, r.version,
-            (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
+            r.note, (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
              order by c.id desc limit 1) as n
         from rounds r where r.match_id = ? and r.removed_utc is not null
         order by r.removed_utc, r.id
@@ -335,7 +337,7 @@ class Change:
 
     action: str
     n: int
-    round_id: int
+    round_id: int | None
     entered: dict | None
     replaced: dict | None
     at: str
@@ -368,7 +370,7 @@ class Request:
     action: str | None
     """add, correct or remove; None for a key kept before requests were told apart."""
     fingerprint: str | None
-    round_id: int
+    round_id: int | None
 
 
 def replayed_request(db: Database, match_id: int, key: str) -> Request | None:
@@ -493,6 +495,7 @@ def find_matches(
     until: date | None = None,
     page: int = 1,
     per_page: int = PAGE_SIZE,
+    place: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Return one page of matches, newest first, and how many match the filters in all.
 
@@ -515,6 +518,9 @@ def find_matches(
     if status:
         where.append("m.status = ?")
         params.append(status)
+    if place:
+        where.append("m.place = ? COLLATE NOCASE")
+        params.append(place.strip())
     if since:
         where.append("m.created_utc >= ?")
         params.append(since.isoformat())
@@ -615,6 +621,20 @@ def match_ids(db: Database) -> list[int]:
     return [row["id"] for row in db.query(query)]
 
 
+DETAILS = ("note", "place", "played_at")
+"""What a match says of itself besides its rounds: a note, where and when it was played."""
+
+
+def set_details(db: Database, match_id: int, values: dict[str, Any]) -> None:
+    """Write some of a match's note, place and date."""
+    update(db, "matches", match_id, {name: values[name] for name in DETAILS if name in values})
+
+
+def set_round_note(db: Database, round_id: int, note: str | None) -> None:
+    """Write a round's note (None takes it away)."""
+    update(db, "rounds", round_id, {"note": note})
+
+
 def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return every round ever entered in a match, removed ones too, in the order entered."""
     return [
@@ -693,9 +713,9 @@ def finished_seats(db: Database) -> list[tuple[Any, ...]]:
 def history_stamp(db: Database) -> tuple[Any, ...]:
     """Name the state of every match and player in one read: any change, finished import or
     rename names a new one (ratings are kept under it)."""
+    # An import's matches come into sight when its row goes: the imports under way count.
     query = (
-        "select (select max(id) from changes), "
-        "(select count(*) from matches where import_id is null), "
-        "(select max(rowid) from renames)"
+        "select (select max(id) from changes), (select max(id) from matches), "
+        "(select count(*) from imports), (select max(rowid) from renames)"
     )
     return tuple(db.execute(query).fetchone())

@@ -48,15 +48,18 @@ class Record:
     entered_at: str
     corrected_at: str | None = None
     removed_at: str | None = None
+    note: str | None = None
 
     def document(self, ref: int) -> dict[str, Any]:
-        """Return the record as the export lists it; `ref` is its place among the records."""
+        """Return the record as the export lists it; `ref` is its place among the records.
+        A note is listed only when there is one, as exports before notes had none."""
         return {
             "ref": ref,
             "input": self.input,
             "entered_at": self.entered_at,
             "corrected_at": self.corrected_at,
             "removed_at": self.removed_at,
+            **({"note": self.note} if self.note is not None else {}),
         }
 
 
@@ -66,7 +69,8 @@ class Entry:
 
     action: str
     n: int
-    ref: int
+    ref: int | None
+    """None for a change of the match's own note, place or date."""
     entered: dict[str, Any] | None
     replaced: dict[str, Any] | None
     at: str
@@ -96,6 +100,8 @@ class Incoming:
     records: list[Record]
     log: list[Entry]
     replay: Replay
+    details: dict[str, str | None] = field(default_factory=dict)
+    """Its note, place and the moment it was played."""
 
 
 @dataclass
@@ -153,6 +159,9 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         "players": list(match.table.players),
         "teams": None if teams is None else dict(teams),
         "created_at": match.created_utc,
+        "note": match.details.get("note"),
+        "place": match.details.get("place"),
+        "played_at": match.details.get("played_at") or match.created_utc,
         # A round's id is this installation's own: the round records stand for it.
         "rounds": [
             {key: value for key, value in round_json(stored, result).items() if key != "id"}
@@ -165,7 +174,7 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
             Entry(
                 change["action"],
                 change["n"],
-                refs[change["round_id"]],
+                refs.get(change["round_id"]),
                 change["input"],
                 change["replaced"],
                 change["at_utc"],
@@ -175,7 +184,11 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         ],
         "round_records": [
             Record(
-                row["input"], row["entered_utc"], row["corrected_utc"], row["removed_utc"]
+                row["input"],
+                row["entered_utc"],
+                row["corrected_utc"],
+                row["removed_utc"],
+                row["note"],
             ).document(ref)
             for ref, row in enumerate(rows)
         ],
@@ -212,10 +225,11 @@ def score_sheet(db: Database, match_id: int) -> str:
     match = matches.load(db, match_id)
     sides = list(match.table.teams or match.table.players)
     columns = [(side, kind) for side in sides for kind in ("score", "total")]
-    rows = [["n", *(f"{side} {kind}" for side, kind in columns)]]
+    rows = [["n", *(f"{side} {kind}" for side, kind in columns), "note"]]
     for stored, result in match.played():
         numbers = {"score": result.scores, "total": result.totals}
-        rows.append([stored.n, *(numbers[kind][side] for side, kind in columns)])
+        scores = [numbers[kind][side] for side, kind in columns]
+        rows.append([stored.n, *scores, stored.note or ""])
     return spreadsheet(rows)
 
 
@@ -386,6 +400,7 @@ def history_document(match: Incoming) -> Any:
             "players": list(match.table.players),
             "teams": None if match.table.teams is None else dict(match.table.teams),
             "created_at": match.created_at,
+            **match.details,
             "log": [entry.document() for entry in match.log],
             "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
         }
@@ -465,7 +480,29 @@ def read_match(document: Any) -> Incoming:
     check_records(records, document.get("round_records"))
     replay = replayed(scorer, table, records)
     check_numbers(replay, document)
-    return Incoming(uid, scorer, table, created_at, records, log, replay)
+    details = read_details(document, log, created_at)
+    return Incoming(uid, scorer, table, created_at, records, log, replay, details)
+
+
+def read_details(
+    document: dict[str, Any], log: list[Entry], created_at: str
+) -> dict[str, str | None]:
+    """Read the match's note, place and date (an export before them has none): they must be
+    what its log of such changes leaves."""
+    left: dict[str, str | None] = {"note": None, "place": None, "played_at": created_at}
+    for entry in log:
+        if entry.action == "details":
+            left |= entry.entered or {}
+    given = {name: document.get(name, left[name]) for name in left}
+    for name, value in given.items():
+        if value != left[name]:
+            raise Refusal.at(
+                name,
+                _("Its {field} should be {value}, as its log leaves it.").format(
+                    field=name, value=json.dumps(left[name])
+                ),
+            )
+    return given
 
 
 def moment(value: Any, path: str) -> str:
@@ -543,8 +580,13 @@ def follow(
         return Entry(action, len(live), len(records) - 1, entered, None, at, device)
     if action == "restore":
         return restored(records, live, given.get("round_ref"), at, device)
-    if action not in ("correct", "remove"):
-        raise Refusal.at("action", _("The action must be add, correct, remove or restore."))
+    if action == "details":
+        entered = matches.read_details(given.get("input"))
+        return Entry(action, 0, None, entered, given.get("replaced"), at, device)
+    if action not in ("correct", "remove", "note"):
+        raise Refusal.at(
+            "action", _("The action must be add, correct, remove, restore, note or details.")
+        )
     if not isinstance(n, int) or not 1 <= n <= len(live):
         missing = (
             _("There is no round {n} to correct: {count} are played.")
@@ -553,6 +595,14 @@ def follow(
         )
         raise Refusal.at("n", missing.format(n=repr(n), count=len(live)))
     record = records[live[n - 1]]
+    if action == "note":
+        given_note = given.get("input")
+        if not isinstance(given_note, dict) or set(given_note) != {"note"}:
+            raise Refusal.at("input", _('A note change is {"note": text or null}.'))
+        note = matches.read_note(given_note["note"], "input.note", matches.MAX_ROUND_NOTE)
+        entry = Entry(action, n, live[n - 1], {"note": note}, {"note": record.note}, at, device)
+        record.note = note
+        return entry
     entry = Entry(action, n, live[n - 1], None, record.input, at, device)
     if action == "correct":
         entry.entered = record.input = read_input(scorer, table, given)
@@ -700,13 +750,14 @@ def keep(db: Database, match: Incoming, import_id: int | None) -> int:
             store.replace_round(db, round_id, record.input, record.corrected_at)
         if record.removed_at:
             store.mark_removed(db, round_id, record.removed_at)
-        store.update(db, "rounds", round_id, {"version": 1 + corrections[ref]})
+        store.update(db, "rounds", round_id, {"version": 1 + corrections[ref], "note": record.note})
         round_ids.append(round_id)
+    store.set_details(db, match_id, match.details)
     for entry in match.log:
         change = store.Change(
             entry.action,
             entry.n,
-            round_ids[entry.ref],
+            None if entry.ref is None else round_ids[entry.ref],
             entry.entered,
             entry.replaced,
             entry.at,

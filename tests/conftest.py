@@ -48,7 +48,7 @@ class ScoringPhone(FlaskClient):
 
     def open(self, *args: Any, **kwargs: Any) -> Any:
         path = args[0] if args and isinstance(args[0], str) else ""
-        found = re.match(r"/api/matches/(\d+)/", path)
+        found = re.match(r"/api/matches/(\d+)(?:/|$)", path)
         headers = dict(kwargs.pop("headers", None) or {})
         if found and found.group(1) in self.tokens and "Authorization" not in headers:
             headers["Authorization"] = f"Bearer {self.tokens[found.group(1)]}"

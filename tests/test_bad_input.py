@@ -368,16 +368,16 @@ def test_names_in_a_score_sheet_cannot_run_as_formulas(client: FlaskClient) -> N
     assert client.post(f"/api/matches/{match_id}/rounds", json=queens).status_code == 201
     header, *rows = sheet(client, match_id)
     assert header[1:3] == ["'=1+1 score", "'=1+1 total"]
-    assert [cell[0] for cell in header[1:]] == ["'"] * 8
+    assert [cell[0] for cell in header[1:-1]] == ["'"] * 8
     # Scores stay numbers: a queen costs each player who took one, written as a plain -6.
-    assert rows == [["1", *["-6"] * 8]]
+    assert rows == [["1", *["-6"] * 8, ""]]
 
 
 def test_team_names_in_a_score_sheet_cannot_run_as_formulas(client: FlaskClient) -> None:
     teams = {"=Nous": ["Ana", "Cy"], "@Eux": ["Bo", "Di"]}
     started = client.post("/api/matches", json={"game": "belote", "teams": teams})
     header = sheet(client, started.json["id"])[0]
-    assert header == ["n", "'=Nous score", "'=Nous total", "'@Eux score", "'@Eux total"]
+    assert header == ["n", "'=Nous score", "'=Nous total", "'@Eux score", "'@Eux total", "note"]
 
 
 @pytest.mark.parametrize("cell", ["=A1", "+A1", "-A1", "@A1", "\tA1", "\rA1"])

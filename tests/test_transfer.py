@@ -527,7 +527,11 @@ def tamper(document: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         pytest.param("log.2.round_ref", 1, "1.log.2.round_ref", "change 3", id="log-ref"),
         pytest.param("log.0.at", "yesterday", "1.log.0.at", "UTC time", id="log-time"),
         pytest.param(
-            "log.4.action", "undo", "1.log.4.action", "add, correct, remove or restore", id="act"
+            "log.4.action",
+            "undo",
+            "1.log.4.action",
+            "add, correct, remove, restore, note or details",
+            id="act",
         ),
     ],
 )
@@ -676,6 +680,9 @@ def test_the_json_export_of_a_match(client: FlaskClient, rami: int) -> None:
         "players",
         "teams",
         "created_at",
+        "note",
+        "place",
+        "played_at",
         "rounds",
         "totals",
         "status",
@@ -715,9 +722,9 @@ def test_the_csv_score_sheet_of_a_rami_match(client: FlaskClient) -> None:
         f'attachment; filename="tablescore-match-{match_id}.csv"'
     )
     assert response.get_data(as_text=True) == (
-        "n,Ana score,Ana total,Bo score,Bo total,Cy score,Cy total\r\n"
-        "1,0,0,10,10,20,20\r\n"
-        "2,30,30,0,10,5,25\r\n"
+        "n,Ana score,Ana total,Bo score,Bo total,Cy score,Cy total,note\r\n"
+        "1,0,0,10,10,20,20,\r\n"
+        "2,30,30,0,10,5,25,\r\n"
     )
 
 
@@ -728,13 +735,13 @@ def test_the_csv_score_sheet_of_a_team_game_has_a_column_pair_per_team(
         client, {"game": "gaigel", "teams": OBEN_UNTEN}, {"winner": "Oben", "outcome": "aus"}
     )
     text = client.get(f"/api/matches/{match_id}/export?format=csv").get_data(as_text=True)
-    assert text == "n,Oben score,Oben total,Unten score,Unten total\r\n1,0,0,1,1\r\n"
+    assert text == "n,Oben score,Oben total,Unten score,Unten total,note\r\n1,0,0,1,1,\r\n"
 
 
 def test_a_match_without_rounds_exports_a_header_only(client: FlaskClient) -> None:
     match_id = start(client, {"game": "rami", "players": ["Ana", "Bo"]})
     text = client.get(f"/api/matches/{match_id}/export?format=csv").get_data(as_text=True)
-    assert text == "n,Ana score,Ana total,Bo score,Bo total\r\n"
+    assert text == "n,Ana score,Ana total,Bo score,Bo total,note\r\n"
     assert exported(client, match_id)["rounds"] == []
 
 

@@ -104,6 +104,7 @@ def history() -> ResponseReturnValue:
         since=args.get("from"),
         until=args.get("to"),
         page=args.get("page"),
+        place=args.get("place"),
     )
     return jsonify(
         matches=[summary_json(row) for row in page.rows],
@@ -161,6 +162,21 @@ def restore_round(match_id: int, round_id: int) -> ResponseReturnValue:
     device = scoring_phone(match_id)
     match = matches.restore_round(get_db(), match_id, round_id, device)
     return jsonify(round_answer(match, match.recorded))
+
+
+@bp.patch("/matches/<int:match_id>")
+def edit_match(match_id: int) -> ResponseReturnValue:
+    """Change a match's note, place or the moment it was played (a scoring phone's token)."""
+    device = scoring_phone(match_id)
+    return jsonify(match_json(matches.edit_details(get_db(), match_id, body(), device)))
+
+
+@bp.put("/matches/<int:match_id>/rounds/<int:n>/note")
+def note_round(match_id: int, n: int) -> ResponseReturnValue:
+    """Write or take away round n's note; the answer is the round and the match."""
+    device = scoring_phone(match_id)
+    match = matches.note_round(get_db(), match_id, n, body(), device)
+    return jsonify(round_answer(match, n))
 
 
 @bp.post("/matches/<int:match_id>/rematch")

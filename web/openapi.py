@@ -269,6 +269,7 @@ SCHEMAS: dict[str, Any] = {
                 "export (the round records stand for it there).",
             },
             "dealer": {"type": "string", "description": "Who dealt it (Barbu: the declarer)."},
+            "note": {"type": ["string", "null"], "maxLength": 200},
             "version": {"type": "integer", "description": "1 when entered, +1 per correction."},
             "n": {"type": "integer", "description": "Its place among the rounds that count."},
             "input": {"type": "object", "description": "The round as entered."},
@@ -336,6 +337,9 @@ SCHEMAS: dict[str, Any] = {
             "rematch_of": {"type": ["integer", "null"]},
             "rematched_by": {"type": ["integer", "null"]},
             "event": EVENT_SEAT,
+            "note": {"type": ["string", "null"], "maxLength": 500},
+            "place": {"type": ["string", "null"], "maxLength": 100},
+            "played_at": {"type": "string", "format": "date-time"},
         },
     },
     "MatchSummary": {
@@ -482,6 +486,38 @@ def document() -> dict[str, Any]:
                         "304": {"description": "Unchanged since the ETag sent"},
                     }
                     | refusals(404),
+                },
+                "patch": {
+                    "summary": "Change the match's note, place or when it was played",
+                    "description": "Any of note (≤ 500 characters), place (≤ 100) and played_at "
+                    "(a day or an ISO 8601 moment); null or empty takes a note or place away. "
+                    "The change is logged.",
+                    "security": [{"scorer": []}],
+                    "parameters": [MATCH_ID],
+                    "requestBody": body(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "note": {"type": ["string", "null"]},
+                                "place": {"type": ["string", "null"]},
+                                "played_at": {"type": "string"},
+                            },
+                        }
+                    ),
+                    "responses": {"200": answer("The match", ref("Match"))}
+                    | refusals(400, 403, 404, 413, 415, 422),
+                },
+            },
+            "/api/matches/{match_id}/rounds/{n}/note": {
+                "put": {
+                    "summary": "Write round n's note (≤ 200 characters), or null to take it away",
+                    "security": [{"scorer": []}],
+                    "parameters": [MATCH_ID, ROUND_N],
+                    "requestBody": body(
+                        {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
+                    ),
+                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                    | refusals(400, 403, 404, 413, 415, 422),
                 }
             },
             "/api/matches/{match_id}/rounds": {

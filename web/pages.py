@@ -266,16 +266,63 @@ def sheet(match_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/matches/<int:match_id>/rounds/<int:n>/why")
-def why(match_id: int, n: int) -> ResponseReturnValue:
+def why(match_id: int, n: int, **typed: Any) -> ResponseReturnValue:
     """Walk through one round rule by rule, with the numbers the table entered."""
     played = matches.load(get_db(), match_id)
     stored = played.round(n)
     result = played.replay.rounds[n - 1]
     before = played.replay.rounds[n - 2].totals if n > 1 else dict.fromkeys(result.totals, 0)
-    history = [c for c in matches.changes(get_db(), match_id) if c["round_id"] == stored.id]
+    history = [
+        c
+        for c in matches.changes(get_db(), match_id)
+        if c["round_id"] == stored.id and c["action"] in ROUND_ACTIONS
+    ]
     return render_template(
-        "why.html", match=played, stored=stored, result=result, before=before, history=history
+        "why.html",
+        match=played,
+        stored=stored,
+        result=result,
+        before=before,
+        history=history,
+        can_score=may_score(match_id),
+        **typed,
     )
+
+
+@bp.post("/matches/<int:match_id>/details")
+def edit_details(match_id: int) -> ResponseReturnValue:
+    """Change the match's note, place and day from its page."""
+    device = phone(match_id)
+    typed = {name: request.form.get(name, "") for name in store.DETAILS}
+    day_typed = typed["played_at"]
+    sent: dict[str, Any] = {"note": typed["note"], "place": typed["place"]}
+    if day_typed:
+        sent["played_at"] = day_typed
+    try:
+        matches.edit_details(get_db(), match_id, sent, device)
+    except Refusal as refusal:
+        played = matches.load(get_db(), match_id)
+        form = played.scorer.round_form(played.table, state=played.replay.state)
+        return show_match(played, form, 422, details_errors=refusal.message, typed_details=typed)
+    flash(_("Saved."))
+    return redirect(url_for(".match", match_id=match_id))
+
+
+ROUND_ACTIONS = ("add", "correct", "remove", "restore")
+"""The changes a round's history tells in words; a note speaks for itself."""
+
+
+@bp.post("/matches/<int:match_id>/rounds/<int:n>/note")
+def note_round(match_id: int, n: int) -> ResponseReturnValue:
+    """Write a round's note from its Why? page, then show it there."""
+    device = phone(match_id)
+    typed = request.form.get("note", "")
+    try:
+        matches.note_round(get_db(), match_id, n, {"note": typed}, device)
+    except Refusal as refusal:
+        return why(match_id, n, typed=typed, note_error=refusal.message), 422
+    flash(_("Note saved."))
+    return redirect(url_for(".why", match_id=match_id, n=n))
 
 
 @bp.get("/matches/<int:match_id>/rules")
@@ -521,7 +568,7 @@ def join() -> ResponseReturnValue:
 @bp.get("/history")
 def history() -> ResponseReturnValue:
     """List every match, newest first, filtered by game, player, status and days."""
-    keys = ("game", "player", "status", "from", "to")
+    keys = ("game", "player", "status", "from", "to", "place")
     filters = {key: request.args.get(key, "").strip() for key in keys}
     page = matches.find(
         get_db(),
@@ -531,5 +578,6 @@ def history() -> ResponseReturnValue:
         since=filters["from"],
         until=filters["to"],
         page=request.args.get("page"),
+        place=filters["place"],
     )
     return render_template("history.html", page=page, filters=filters)

@@ -56,6 +56,7 @@ def round_json(stored: Round, result: RoundResult) -> dict[str, Any]:
         **result.extra,
         "entered_at": stored.entered_utc,
         "corrected_at": stored.corrected_utc,
+        "note": stored.note,
     }
 
 
@@ -85,6 +86,9 @@ def match_json(match: Match) -> dict[str, Any]:
         "rematch_of": match.rematch_of,
         "rematched_by": match.rematched_by,
         "event": match.event,
+        "note": match.details.get("note"),
+        "place": match.details.get("place"),
+        "played_at": match.details.get("played_at") or match.created_utc,
     }
 
 
@@ -103,6 +107,7 @@ def summary_json(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_utc"],
         "updated_at": row["updated_utc"],
         "url": url_for("api.match", match_id=row["id"], _external=True),
+        "place": row.get("place"),
         "event": None
         if row.get("event_id") is None
         else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
