@@ -28,6 +28,7 @@ from web import (
     players,
     pwa,
     ratings,
+    share,
     storage,
     transfer,
 )
@@ -77,6 +78,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(events_api.bp)
     app.register_blueprint(event_pages.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(share.bp)
     assets.register(app)
     language.register(app)
     compress.init_app(app)

@@ -534,7 +534,7 @@ function showOffline() {
   }
   banner.hidden = OFFLINE_COPY === undefined && navigator.onLine;
   // What a page as last seen offers to undo or play again cannot be sent from here.
-  if (OFFLINE_COPY !== undefined) document.querySelectorAll("form.notice, form.play-again").forEach((form) => { form.hidden = true; });
+  if (OFFLINE_COPY !== undefined) document.querySelectorAll("form.notice, form.play-again, .share").forEach((form) => { form.hidden = true; });
 }
 
 // A round in words, as its form reads: each choice's question and answer, each number typed.
@@ -749,4 +749,28 @@ window.addEventListener("online", async () => {
   await sendOutbox();
   if (OFFLINE_COPY !== undefined) window.location.reload();
   else showOffline();
+});
+
+// A result picture is shared as a file where the phone offers it (the Web Share API), so it
+// goes straight to the group chat; elsewhere the link downloads it as it always did.
+document.addEventListener("click", async (event) => {
+  const link = event.target.closest("a[data-share-picture]");
+  if (!link || !navigator.canShare) return;
+  event.preventDefault();
+  try {
+    const response = await fetch(link.href);
+    const file = new File([await response.blob()], link.getAttribute("download"), { type: "image/png" });
+    if (navigator.canShare({ files: [file] })) {
+      await navigator.share({ files: [file], title: link.dataset.sayTitle });
+      return;
+    }
+  } catch (error) {
+    if (error && error.name === "AbortError") return; // the player closed the share sheet
+  }
+  const download = document.createElement("a");
+  download.href = link.href;
+  download.download = link.getAttribute("download");
+  document.body.append(download);
+  download.click();
+  download.remove();
 });

@@ -17,10 +17,9 @@ from tests.test_browser import PHONE, expect_totals, hand, no_sideways_scroll, s
 
 pytestmark = pytest.mark.browser
 
-# The fixtures of tests/test_browser.py: a phone's page, and the app served (here over its own
-# database); tests/conftest.py launches the one Chromium.
+# The phone's page of tests/test_browser.py; tests/conftest.py serves the app and launches the
+# one Chromium.
 page = test_browser.page
-server = test_browser.server
 
 CATALOGS = Path(__file__).resolve().parent.parent / "translations"
 
