@@ -83,3 +83,54 @@ def test_an_evening_of_coinche_across_two_tables(browser: Browser, server: str):
     organiser.get_by_role("button", name="Draw round 2").tap()
     expect(organiser.get_by_role("heading", name="Round 2")).to_be_visible()
     expect(screen.locator("#live-sheet")).to_contain_text("Round 2 of 3", timeout=15_000)
+
+
+def finished_rami(server: str) -> tuple[int, str]:
+    """A Rami match to 10, finished in one round, started through the API of the served app."""
+    import json
+    import urllib.request
+
+    def send(path: str, body: dict, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        asked = urllib.request.Request(
+            f"{server}{path}", json.dumps(body).encode(), headers, method="POST"
+        )
+        with urllib.request.urlopen(asked) as answer:
+            return json.load(answer)
+
+    match = send(
+        "/api/matches", {"game": "rami", "options": {"target": 10}, "players": ["Ana", "Bo"]}
+    )
+    hand = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "melded": True}}}
+    send(f"/api/matches/{match['id']}/rounds", hand, match["scorer_token"])
+    return match["id"], match["scorer_token"]
+
+
+def test_share_the_result_as_a_file_or_download_it(browser: Browser, server: str):
+    match_id, _token = finished_rami(server)
+    # A phone without the Web Share API downloads the picture.
+    page = browser.new_context(**PHONE, accept_downloads=True).new_page()
+    page.goto(f"{server}/matches/{match_id}")
+    with page.expect_download() as downloaded:
+        page.get_by_role("link", name="Share the result").tap()
+    assert downloaded.value.suggested_filename == f"tablescore-match-{match_id}.png"
+    # A phone that shares files hands the PNG itself to the share sheet.
+    sharing = browser.new_context(**PHONE, bypass_csp=True).new_page()
+    sharing.add_init_script(
+        """
+        navigator.canShare = (data) => Boolean(data.files && data.files.length);
+        navigator.share = async (data) => {
+          window.shared = {name: data.files[0].name, type: data.files[0].type,
+                           size: data.files[0].size, title: data.title};
+        };
+        """
+    )
+    sharing.goto(f"{server}/matches/{match_id}")
+    sharing.get_by_role("link", name="Share the result").tap()
+    sharing.wait_for_function("window.shared !== undefined")
+    shared = sharing.evaluate("window.shared")
+    assert shared["name"] == f"tablescore-match-{match_id}.png" and shared["type"] == "image/png"
+    assert shared["size"] > 1000 and shared["title"] == "Ana wins with 0!"
+    no_sideways_scroll(sharing)

@@ -305,7 +305,7 @@ def test_fresh_match_page_has_no_sheet_and_a_round_form(client: FlaskClient, tri
     form = doc.find("form", "round-form")
     assert form.attrs["action"] == f"/matches/{trio['id']}/rounds"
     assert doc.find("h2", id="round-form-title").text() == "Round 1"
-    assert values(doc) == {
+    assert values(form) == {
         "outcome": "out",
         "winner": None,
         **{f"hands-{seat}-{part}": "" for seat in range(3) for part in ("cards", "points")},
