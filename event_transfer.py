@@ -22,7 +22,7 @@ from scorers import Refusal
 from scorers.words import _
 
 FORMAT = "tablescore-event"
-VERSION = 1
+VERSION = transfer.VERSION
 EVENT_FIELDS = ("name", "game", "options", "rounds", "deals", "table_size", "place", "played_on")
 
 
@@ -37,15 +37,7 @@ def export_event(db: Database, event_id: int) -> dict[str, Any]:
         **{name: row[name] for name in EVENT_FIELDS},
         "created_at": row["created_utc"],
         "closed_at": row["closed_utc"],
-        "entrants": [
-            {
-                "name": entrant["name"],
-                "players": entrant["members"],
-                "joined_round": entrant["joined_round"],
-                "withdrawn_round": entrant["withdrawn_round"],
-            }
-            for entrant in event.entrants
-        ],
+        "entrants": event.entrant_list(),
         "draws": [
             {"round": d["round"], "seed": d["seed"], "byes": d["byes"], "drawn_at": d["drawn_utc"]}
             for d in event.draws
@@ -64,20 +56,9 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     An event already here (same uid) is left as it is. Its organiser's token is new: tokens
     never travel.
     """
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise Refusal.at(
-            "format",
-            _('This is not a Tablescore event: its format must be "{format}".').format(
-                format=FORMAT
-            ),
-        )
-    if document.get("version") != VERSION:
-        raise Refusal.at(
-            "version",
-            _(
-                "This is a version {version} export; this Tablescore reads version {supported}."
-            ).format(version=repr(document.get("version")), supported=VERSION),
-        )
+    transfer.check_format(
+        document, FORMAT, _('This is not a Tablescore event: its format must be "{format}".')
+    )
     uid = document.get("uid")
     if not isinstance(uid, str) or not transfer.UID.fullmatch(uid):
         raise Refusal.at("uid", _("Every event needs its uid: 1 to 64 letters, digits, - or _."))

@@ -73,6 +73,18 @@ class Event:
         """The tables of round n, in order."""
         return [t for t in self.tables if t["event_round"] == n]
 
+    def entrant_list(self) -> list[dict[str, Any]]:
+        """The entrants as the API and the export list them."""
+        return [
+            {
+                "name": entrant["name"],
+                "players": entrant["members"],
+                "joined_round": entrant["joined_round"],
+                "withdrawn_round": entrant["withdrawn_round"],
+            }
+            for entrant in self.entrants
+        ]
+
     @property
     def winner(self) -> str | None:
         """The entrant alone at the top once the event is finished."""

@@ -454,15 +454,10 @@ def within(path: str, label: str = "", after: str = "") -> Iterator[None]:
         raise Refusal(message, fields or {path: [refusal.message]}) from None
 
 
-def read_match(document: Any) -> Incoming:
-    """Check one match document through and through: its table, its log, its numbers."""
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise Refusal.at(
-            "format",
-            _('This is not a Tablescore match: its format must be "{format}".').format(
-                format=FORMAT
-            ),
-        )
+def check_format(document: Any, named: str, not_ours: str) -> None:
+    """Refuse a document of another format (`not_ours` says which it must be) or version."""
+    if not isinstance(document, dict) or document.get("format") != named:
+        raise Refusal.at("format", not_ours.format(format=named))
     if document.get("version") != VERSION:
         raise Refusal.at(
             "version",
@@ -470,6 +465,13 @@ def read_match(document: Any) -> Incoming:
                 "This is a version {version} export; this Tablescore reads version {supported}."
             ).format(version=repr(document.get("version")), supported=VERSION),
         )
+
+
+def read_match(document: Any) -> Incoming:
+    """Check one match document through and through: its table, its log, its numbers."""
+    check_format(
+        document, FORMAT, _('This is not a Tablescore match: its format must be "{format}".')
+    )
     uid = document.get("uid")
     if not isinstance(uid, str) or not UID.fullmatch(uid):
         raise Refusal.at("uid", _("Every match needs its uid: 1 to 64 letters, digits, - or _."))
@@ -480,11 +482,11 @@ def read_match(document: Any) -> Incoming:
     check_records(records, document.get("round_records"))
     replay = replayed(scorer, table, records)
     check_numbers(replay, document)
-    details = read_details(document, log, created_at)
+    details = logged_details(document, log, created_at)
     return Incoming(uid, scorer, table, created_at, records, log, replay, details)
 
 
-def read_details(
+def logged_details(
     document: dict[str, Any], log: list[Entry], created_at: str
 ) -> dict[str, str | None]:
     """Read the match's note, place and date (an export before them has none): they must be

@@ -28,15 +28,7 @@ def event_json(event: Event) -> dict[str, Any]:
         "closed_at": row["closed_utc"],
         "round": event.drawn,
         "status": event.status,
-        "entrants": [
-            {
-                "name": entrant["name"],
-                "players": entrant["members"],
-                "joined_round": entrant["joined_round"],
-                "withdrawn_round": entrant["withdrawn_round"],
-            }
-            for entrant in event.entrants
-        ],
+        "entrants": event.entrant_list(),
         "tables": [
             {
                 "round": n,

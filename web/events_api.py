@@ -18,7 +18,7 @@ from . import PASSCODE_HEADER, bearer_token, check_passcode, get_db
 from .event_json import event_json, event_summary
 from .json_body import body as json_body
 from .json_body import require_json
-from .openapi_parts import answer, body, refusal
+from .openapi_parts import PASSCODE, answer, body, refusal
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
 
@@ -157,13 +157,6 @@ def ranking_rules() -> str:
 
 ORGANISER = [{"organiser": []}]
 EVENT_ID = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-PASSCODE = {
-    "name": PASSCODE_HEADER,
-    "in": "header",
-    "required": False,
-    "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
-    "schema": {"type": "string"},
-}
 SEATS = {"type": "array", "items": {"type": "string"}, "description": "Teams, or players."}
 TABLE = {
     "type": "object",

@@ -372,7 +372,12 @@ SCHEMAS: dict[str, Any] = {
     "Change": {
         "type": "object",
         "properties": {
-            "action": {"type": "string", "enum": ["add", "correct", "remove", "restore"]},
+            "action": {
+                "type": "string",
+                "enum": ["add", "correct", "remove", "restore", "note", "details"],
+                "description": "note: a round's note; details: the match's note, place or "
+                "date (n is 0: no round).",
+            },
             "n": {"type": "integer"},
             "input": {"type": ["object", "null"]},
             "replaced": {"type": ["object", "null"]},

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import PASSCODE_HEADER
+
 JSON = "application/json"
+PASSCODE = {
+    "name": PASSCODE_HEADER,
+    "in": "header",
+    "required": False,
+    "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
+    "schema": {"type": "string"},
+}
+"""The header that carries the site passcode, on the doors that ask for it."""
 
 
 def ref(name: str) -> dict[str, str]:

@@ -21,7 +21,7 @@ from scorers.words import lazy
 from . import PASSCODE_HEADER, check_passcode, get_db
 from .chart import rating_line
 from .json_body import body, require_json
-from .openapi_parts import answer, ref
+from .openapi_parts import PASSCODE, answer, ref
 from .pages import submit
 from .present import summary_json
 
@@ -174,13 +174,6 @@ def rename(name: str) -> ResponseReturnValue:
 
 
 NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-PASSCODE = {
-    "name": PASSCODE_HEADER,
-    "in": "header",
-    "required": False,
-    "description": "The site passcode, when the server sets one (TABLESCORE_PASSCODE).",
-    "schema": {"type": "string"},
-}
 UNKNOWN = answer("Nobody of that name (in any case) has played a match.", ref("Error"))
 RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
 PLAYER = {

@@ -33,7 +33,7 @@ from matches import Conflict
 from scorers import Refusal
 
 from . import PASSCODE_HEADER, check_passcode, get_db
-from .openapi_parts import refusal
+from .openapi_parts import PASSCODE, refusal
 from .pages import keep_token
 
 bp = Blueprint("transfer", __name__, cli_group=None)
@@ -190,6 +190,9 @@ EXPORT = {
             "additionalProperties": {"type": "array", "items": {"type": "string"}},
         },
         "created_at": TIME,
+        "note": {"type": ["string", "null"], "maxLength": 500},
+        "place": {"type": ["string", "null"], "maxLength": 100},
+        "played_at": TIME,
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}},
         "totals": NUMBERS,
         "status": {"type": "string", "enum": ["playing", "finished"]},
@@ -199,12 +202,19 @@ EXPORT = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "action": {"type": "string", "enum": ["add", "correct", "remove"]},
-                    "n": {"type": "integer", "minimum": 1},
+                    "action": {
+                        "type": "string",
+                        "enum": ["add", "correct", "remove", "restore", "note", "details"],
+                    },
+                    "n": {"type": "integer", "minimum": 0, "description": "0 for details."},
                     "input": {"type": ["object", "null"]},
                     "replaced": {"type": ["object", "null"]},
                     "at": TIME,
-                    "round_ref": {"type": "integer", "minimum": 0},
+                    "round_ref": {
+                        "type": ["integer", "null"],
+                        "minimum": 0,
+                        "description": "null for a change of the match's note, place or date.",
+                    },
                 },
             },
         },
@@ -218,6 +228,7 @@ EXPORT = {
                     "entered_at": TIME,
                     "corrected_at": MAYBE_TIME,
                     "removed_at": MAYBE_TIME,
+                    "note": {"type": "string", "description": "Only when the round has one."},
                 },
             },
         },
@@ -275,16 +286,7 @@ OPENAPI_PATHS: dict[str, Any] = {
             "other match is replayed from its log and must give the document's scores and totals. "
             "The new matches are stored in short batches, out of sight until the last is in, "
             "so phones go on recording rounds while a large import runs.",
-            "parameters": [
-                {
-                    "name": PASSCODE_HEADER,
-                    "in": "header",
-                    "required": False,
-                    "description": "The site passcode, when the server sets one "
-                    "(TABLESCORE_PASSCODE).",
-                    "schema": {"type": "string"},
-                }
-            ],
+            "parameters": [PASSCODE],
             "requestBody": {"required": True, "content": {"application/json": {"schema": HISTORY}}},
             "responses": {
                 "200": {
