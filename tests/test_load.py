@@ -39,6 +39,12 @@ class Server:
         self.thread = threading.Thread(target=self.httpd.run, daemon=True)
         self.thread.start()
 
+    def stop(self) -> None:
+        """Stop serving from inside waitress's own loop: closed there, no poll of the loop can
+        meet a socket closed under it (which it reports as a bad file descriptor)."""
+        self.httpd.trigger.pull_trigger(self.httpd.close)
+        self.thread.join(timeout=5)
+
     def ask(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         """Send one request; return its status and its JSON answer."""
         data = None if body is None else json.dumps(body).encode()
@@ -94,7 +100,7 @@ def server(tmp_path) -> Iterator[Server]:
     status, outcome = running.ask("POST", "/api/import", documents(running, MATCHES, "old"))
     assert status == 200 and len(outcome["imported"]) == MATCHES
     yield running
-    running.httpd.close()
+    running.stop()
 
 
 def posting(server: Server, match: dict[str, Any], until: threading.Event) -> list[tuple]:

@@ -187,6 +187,21 @@ def test_bin_serve_with_workers_serves_from_several_processes(tmp_path: Path):
         server.wait(timeout=10)
 
 
+def test_bin_serve_uses_every_core_by_default(tmp_path: Path):
+    assert "WORKERS" not in os.environ, "this test starts bin/serve as a user does"
+    port = free_port()
+    server = started([str(ROOT / "bin" / "serve")], tmp_path, PORT=str(port), HOST="127.0.0.1")
+    try:
+        listening(port, server)
+        cores = len(os.sched_getaffinity(0))
+        # One process per core: gunicorn's workers; on one core, waitress alone.
+        assert workers(server.pid) == (cores if cores > 1 else 0)
+        assert ask(port, "GET", "/api/games")[0] == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def secret_of(folder: str) -> str:
     """Read (or make) the session secret of an instance folder, as a starting process does."""
     return instance_secret(Path(folder))
