@@ -205,7 +205,8 @@ def test_a_round_the_server_cannot_store_yet_keeps_waiting(
         expect(state).to_contain_text("Not sent yet: Not saved: the server's storage is full")
     # Not refused: it is sent on the next turn, once the server can store it.
     expect(page.locator("#outbox .outbox-item.refused")).to_have_count(0)
-    page.evaluate("sendOutbox()")
+    # Not awaited: once sent, the page goes back to the match, which ends this script.
+    page.evaluate("() => { sendOutbox(); }")
     expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=10000)
     assert len(table.rounds(match_id)) == 1
     close(page)
