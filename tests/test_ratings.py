@@ -8,6 +8,7 @@ from api_helpers import play, refused, rounds_url, start_match
 from flask.testing import FlaskClient
 from html_reader import parse
 
+from app import create_app
 from scorers.ratings import Finished, expected, moves, places, rate
 
 RAMI_TO_10 = {"game": "rami", "options": {"target": 10}}
@@ -144,3 +145,15 @@ def test_a_renamed_player_keeps_their_rating(client: FlaskClient):
     renamed = client.post("/api/players/Ana/rename", json={"to": "Anna"})
     assert renamed.status_code == 200
     assert rating_of(client, "Anna") == 1516
+
+
+def test_imported_matches_are_rated_as_if_played_here(client: FlaskClient, tmp_path):
+    rami_match(client, "Ana", "Bo")
+    rami_match(client, "Bo", "Ana")
+    history = client.get("/api/export").get_json()
+    other = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "t"}
+    ).test_client()
+    assert other.get("/api/players/Ana").status_code == 404
+    assert other.post("/api/import", json=history).status_code == 200
+    assert (rating_of(other, "Ana"), rating_of(other, "Bo")) == (1499, 1501)
