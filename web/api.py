@@ -13,7 +13,7 @@ from scorers import GAMES
 
 from . import bearer_token, check_passcode, get_db, joining, openapi
 from .conditional import match_tag, tagged, unchanged
-from .json_body import body, require_json
+from .json_body import body, guard
 from .present import change_json, game_json, match_json, round_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -22,11 +22,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 BODY_OPTIONAL = {"api.restore_round", "api.rematch"}
 """Requests that need no body at all: one they do send must still be JSON."""
 
-
-@bp.before_request
-def refuse_other_bodies() -> None:
-    """Refuse a body that is not JSON before anything reads it."""
-    require_json(BODY_OPTIONAL)
+guard(bp, BODY_OPTIONAL)
 
 
 @bp.get("/games")

@@ -17,7 +17,7 @@ from scorers import GAMES
 from . import PASSCODE_HEADER, bearer_token, check_passcode, get_db
 from .event_json import event_json, event_summary
 from .json_body import body as json_body
-from .json_body import require_json
+from .json_body import guard
 from .openapi_parts import PASSCODE, answer, body, refusal
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
@@ -25,11 +25,7 @@ bp = Blueprint("events_api", __name__, url_prefix="/api")
 BODY_OPTIONAL = {"events_api.draw", "events_api.close"}
 """Requests that need no body: one they do send must still be JSON."""
 
-
-@bp.before_request
-def refuse_other_bodies() -> None:
-    """Refuse a body that is not JSON before anything reads it."""
-    require_json(BODY_OPTIONAL)
+guard(bp, BODY_OPTIONAL)
 
 
 @bp.post("/events")

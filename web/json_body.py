@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 from itertools import accumulate
 from typing import Any
 
-from flask import abort, g, request
+from flask import Blueprint, abort, g, request
 
 from scorers import Refusal
 from scorers.words import _
@@ -25,6 +25,16 @@ STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
+WITH_BODY = ("POST", "PUT", "PATCH")
+"""The methods whose body a view reads."""
+
+
+def guard(blueprint: Blueprint, body_optional: Collection[str] = ()) -> None:
+    """Make a blueprint refuse a body that is not JSON before any of its views reads one;
+    the endpoints in body_optional may be called with no body at all."""
+    blueprint.before_request(lambda: require_json(body_optional))
+
+
 def require_json(body_optional: Collection[str] = ()) -> None:
     """Refuse a body that is not JSON before anything reads it.
 
@@ -33,7 +43,7 @@ def require_json(body_optional: Collection[str] = ()) -> None:
     """
     if request.endpoint in body_optional and not request.content_length:
         return
-    if request.method in ("POST", "PUT") and not request.is_json:
+    if request.method in WITH_BODY and not request.is_json:
         abort(415, "Send the body as JSON, with Content-Type: application/json.")
     check_body()
 
@@ -44,7 +54,7 @@ def check_body() -> None:
     Every view that reads a JSON body then parses one that is safe to parse and to walk.
     Installed before every request of the app, it covers views that read the body themselves.
     """
-    if g.get("json_body_checked") or request.method not in ("POST", "PUT"):
+    if g.get("json_body_checked") or request.method not in WITH_BODY:
         return
     g.json_body_checked = True
     if not request.is_json or not request.content_length:

@@ -723,9 +723,9 @@ def document() -> dict[str, Any]:
 
 
 def with_door_errors(paths: dict[str, Any]) -> None:
-    """Add the door's refusals to every POST and PUT that does not describe them already."""
+    """Add the door's refusals to every POST, PUT and PATCH that does not describe them."""
     for operations in paths.values():
         for method, operation in operations.items():
-            if method in ("post", "put"):
+            if method in ("post", "put", "patch"):
                 for code, described in refusals(*DOOR_ERRORS).items():
                     operation["responses"].setdefault(code, described)
