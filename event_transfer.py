@@ -7,7 +7,6 @@ anything, then stores it in one transaction (an event is a few hundred matches a
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from sqlite_utils import Database
@@ -84,29 +83,22 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     by_uid = {match.uid: match for match in incoming}
     tables = read_tables(document.get("tables"), by_uid)
     draws = read_draws(document.get("draws"), checked["rounds"])
-    token = secrets.token_urlsafe(24)
+    rounds_in = [read_rounds_in(e, i, checked["rounds"]) for i, e in enumerate(entrants)]
+    closed = document.get("closed_at")
     with store.writing(db):
-        event_id = store_events.insert_event(
+        event_id, token = events.stored(
             db,
-            checked
-            | {
-                "uid": uid,
-                "created_utc": transfer.moment(document.get("created_at"), "created_at"),
-                "closed_utc": document.get("closed_at")
-                and transfer.moment(document.get("closed_at"), "closed_at"),
-                "organiser_sha256": access.digest(token),
-            },
+            checked,
+            uid,
+            transfer.moment(document.get("created_at"), "created_at"),
+            None if closed is None else transfer.moment(closed, "closed_at"),
         )
-        for entrant in entrants:
+        for entrant, (joined, withdrawn) in zip(entrants, rounds_in, strict=True):
             store_events.insert_entrant(
-                db,
-                event_id,
-                entrant["name"],
-                entrant.get("players"),
-                entrant.get("joined_round") or 1,
+                db, event_id, entrant["name"], entrant.get("players"), joined
             )
-            if entrant.get("withdrawn_round"):
-                store_events.withdraw(db, event_id, entrant["name"], entrant["withdrawn_round"])
+            if withdrawn is not None:
+                store_events.withdraw(db, event_id, entrant["name"], withdrawn)
         for drawn in draws:
             store_events.insert_draw(db, event_id, drawn["round"], drawn["seed"], drawn["byes"])
         for n, number, match_uid in tables:
@@ -123,6 +115,22 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     event = events.load(db, event_id)
     event.organiser_token = token
     return event, True
+
+
+def read_rounds_in(entrant: dict[str, Any], i: int, rounds: int) -> tuple[int, int | None]:
+    """Check the rounds an entrant joined from and withdrew before: within the event's."""
+    joined, withdrawn = entrant.get("joined_round", 1), entrant.get("withdrawn_round")
+    fits = [joined] + ([] if withdrawn is None else [withdrawn])
+    if not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= rounds + 1 for n in fits
+    ):
+        raise Refusal.at(
+            f"entrants.{i}",
+            _("An entrant joins and withdraws at rounds of the event: 1 to {most}.").format(
+                most=rounds + 1
+            ),
+        )
+    return joined, withdrawn
 
 
 def read_tables(given: Any, by_uid: dict[str, Any]) -> list[tuple[int, int, str]]:

@@ -97,23 +97,28 @@ class Event:
 def create(db: Database, data: Any) -> Event:
     """Check and store a new event with its entrants; the organiser's token is given once."""
     fields, entrants = create_checks(data)
-    token = secrets.token_urlsafe(24)
     with store.writing(db):
-        event_id = store_events.insert_event(
-            db,
-            fields
-            | {
-                "uid": uuid.uuid4().hex,
-                "created_utc": store.now_utc(),
-                "organiser_sha256": access.digest(token),
-                "closed_utc": None,
-            },
-        )
+        event_id, token = stored(db, fields, uuid.uuid4().hex, store.now_utc())
         for entrant, members in entrants.items():
             store_events.insert_entrant(db, event_id, entrant, members, 1)
     event = load(db, event_id)
     event.organiser_token = token
     return event
+
+
+def stored(
+    db: Database, fields: dict[str, Any], uid: str, created: str, closed: str | None = None
+) -> tuple[int, str]:
+    """Store a checked event under a new organiser's token (inside the caller's change);
+    return its id and the token, which only its digest keeps."""
+    token = secrets.token_urlsafe(24)
+    row = fields | {
+        "uid": uid,
+        "created_utc": created,
+        "closed_utc": closed,
+        "organiser_sha256": access.digest(token),
+    }
+    return store_events.insert_event(db, row), token
 
 
 def create_checks(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | None]]:

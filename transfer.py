@@ -489,12 +489,21 @@ def read_match(document: Any) -> Incoming:
 def logged_details(
     document: dict[str, Any], log: list[Entry], created_at: str
 ) -> dict[str, str | None]:
-    """Read the match's note, place and date (an export before them has none): they must be
-    what its log of such changes leaves."""
+    """Read the match's note, place and date (an export before them has none): each change of
+    them in the log must replace what was there, and they must be what the log leaves."""
     left: dict[str, str | None] = {"note": None, "place": None, "played_at": created_at}
-    for entry in log:
-        if entry.action == "details":
-            left |= entry.entered or {}
+    for i, entry in enumerate(log):
+        if entry.action != "details":
+            continue
+        before = {name: left[name] for name in entry.entered or {}}
+        if entry.replaced != before:
+            raise Refusal.at(
+                f"log.{i}.replaced",
+                _("Change {n} of the log replaced {value}.").format(
+                    n=i + 1, value=json.dumps(before)
+                ),
+            )
+        left |= entry.entered or {}
     given = {name: document.get(name, left[name]) for name in left}
     for name, value in given.items():
         if value != left[name]:

@@ -366,6 +366,12 @@ def test_a_bad_event_document_is_refused_whole(client: FlaskClient, app: Flask):
     refused(send(client, "POST", "/api/events/import", document | {"format": "x"}), 422, "format")
     broken = document | {"uid": "another", "tables": [{"round": 1, "table": 1, "match": "nope"}]}
     refused(send(client, "POST", "/api/events/import", broken), 422, "tables.0")
+    late = [dict(document["entrants"][0], joined_round="2"), *document["entrants"][1:]]
+    refused(
+        send(client, "POST", "/api/events/import", document | {"uid": "x", "entrants": late}),
+        422,
+        "entrants.0",
+    )
     assert event_count(client) == 1
 
 

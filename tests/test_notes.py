@@ -124,6 +124,12 @@ def test_notes_travel_in_exports_and_imports(client: FlaskClient, tmp_path):
     edited = dict(document, note="Not the final", uid="edited")
     body = refused(other.post("/api/import", json=[edited]), 422)
     assert "note" in body["error"]
+    # Nor a log whose change of the place says it replaced something that was never there.
+    log = [dict(entry) for entry in document["log"]]
+    details = next(i for i, entry in enumerate(log) if entry["action"] == "details")
+    log[details]["replaced"] = {"note": "Earlier", "place": "Elsewhere"}
+    forged = dict(document, log=log, uid="forged")
+    refused(other.post("/api/import", json=[forged]), 422, f"0.log.{details}.replaced")
 
 
 def test_history_filters_by_place(client: FlaskClient):
