@@ -21,7 +21,7 @@ import matches
 import store
 import store_events
 from scorers import GAMES, Refusal, Scorer, Table
-from scorers.base import FINISHED, Replay
+from scorers.base import FINISHED, PLAYING, Replay
 from scorers.events import Finished, Record, draw, meetings, ranked, tally
 from scorers.refusal import Problems
 from scorers.seating import PLAYER, TEAM, checked_name, hidden, joining
@@ -31,7 +31,6 @@ MAX_EVENT_NAME = 80
 MAX_PLACE = 100
 MAX_ROUNDS = 30
 MAX_ENTRANTS = 400
-PLAYING, DONE = "playing", "finished"
 
 
 @dataclass
@@ -50,6 +49,7 @@ class Event:
 
     @property
     def id(self) -> int:
+        """The event's id, as its row holds it."""
         return self.row["id"]
 
     @property
@@ -61,9 +61,9 @@ class Event:
     def status(self) -> str:
         """Finished once closed, or once every round is drawn and every table has finished."""
         if self.row["closed_utc"] is not None:
-            return DONE
+            return FINISHED
         every_round = self.drawn == self.row["rounds"]
-        return DONE if every_round and not self.playing(self.drawn) else PLAYING
+        return FINISHED if every_round and not self.playing(self.drawn) else PLAYING
 
     def playing(self, n: int) -> list[dict[str, Any]]:
         """The tables of round n still playing."""
@@ -88,7 +88,7 @@ class Event:
     @property
     def winner(self) -> str | None:
         """The entrant alone at the top once the event is finished."""
-        if self.status != DONE or not self.standings:
+        if self.status != FINISHED or not self.standings:
             return None
         first = [record for rank, record in self.standings if rank == 1]
         return first[0].entrant if len(first) == 1 else None
@@ -465,7 +465,7 @@ def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Eve
         raise Refusal(_('Name the entrant: {"name": …} (and its "players" for a team).'))
     with store.writing(db):
         event = organiser(db, event_id, token)
-        if event.status == DONE:
+        if event.status == FINISHED:
             raise matches.Conflict(_("The event is over: nobody can join it now."))
         name = checked_name(data.get("name"), "name", TEAM if event.scorer.teams else PLAYER)
         taken = {e["name"].casefold() for e in event.entrants}
