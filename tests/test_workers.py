@@ -4,76 +4,24 @@ none shows a sheet older than the last change another process made. Real servers
 
 from __future__ import annotations
 
-import http.client
-import json
 import multiprocessing
 import os
-import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from app import instance_secret
 from tests.api_helpers import TABLES
+from tests.served import BIN, ROOT, ask, free_port, listening, started
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".venv" / "bin"
 DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
 LONG = TABLES["belote"] | {"options": {"target": 100000}}
 """A Belote that no number of these deals ends."""
 POSTS = 20
 """Rounds each of two phones posts to each process, at once."""
-
-
-def free_port() -> int:
-    """A port nobody listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def ask(port: int, method: str, path: str, body: Any = None, **headers: str) -> tuple:
-    """Send one request to a process; return its status, headers and JSON answer."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    data = None if body is None else json.dumps(body)
-    connection.request(method, path, data, {"Content-Type": "application/json", **headers})
-    answer = connection.getresponse()
-    text = answer.read()
-    connection.close()
-    return answer.status, answer.headers, json.loads(text) if text else None
-
-
-def listening(port: int, server: Any) -> None:
-    """Wait until a started server answers, or fail with what it said."""
-    for _ in range(150):
-        if server.poll() is not None:
-            pytest.fail(f"the server stopped: {server.said.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail("the server did not start")
-
-
-def started(command: list[str], folder: Path, **env: str) -> subprocess.Popen:
-    """Start a server over a fresh database file in the folder."""
-    env = {
-        **os.environ,
-        "TABLESCORE_DATABASE": str(folder / "club.sqlite"),
-        "TABLESCORE_SECRET_KEY": "test",
-        **env,
-    }
-    said = folder / f"server-{len(list(folder.glob('server-*')))}.log"
-    with said.open("w") as log:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=log)
-    server.said = said  # type: ignore[attr-defined]
-    return server
 
 
 @pytest.fixture
@@ -147,6 +95,15 @@ def test_no_process_shows_a_sheet_older_than_another_processs_change(two: list[i
         # Both processes name the same state the same way.
         assert ask(writer, "GET", url)[1]["ETag"] == fresh_headers["ETag"]
     assert len(set(tags)) == 5
+
+
+def test_wrong_codes_are_counted_across_processes(two: list[int]):
+    # One phone tries 30 wrong codes, by turns through each process: ten are answered, the
+    # rest wait, as if one process had counted them all.
+    statuses = [
+        ask(two[n % 2], "POST", "/api/join", {"code": f"WRONG{n:03d}"})[0] for n in range(30)
+    ]
+    assert statuses == [422] * 10 + [429] * 20
 
 
 def workers(pid: int) -> int:
