@@ -53,6 +53,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # lets a table mistype, and makes guessing one of 32⁸ codes hopeless.
         JOIN_LIMIT="10 per minute",
         RATELIMIT_HEADERS_ENABLED=True,
+        # Imports run in a process of their own, below the tables' requests (transfer.py).
+        IMPORT_APART=True,
+        # Megabytes of imports one address may send without a passcode, each import counting
+        # one at least: a whole evening's history is one or two.
+        IMPORT_ALLOWANCE="64 per hour",
     )
     app.config.from_prefixed_env("TABLESCORE")
     # from_prefixed_env reads JSON: a passcode of 0, false or null would switch it off, and

@@ -24,7 +24,7 @@ from scorers import GAMES, Refusal, Scorer, Table
 from scorers.base import FINISHED, PLAYING, Replay
 from scorers.events import Finished, Record, draw, meetings, ranked, tally
 from scorers.refusal import Problems
-from scorers.seating import PLAYER, TEAM, checked_name, hidden, joining
+from scorers.seating import PLAYER, TEAM, check_plain, checked_name
 from scorers.words import _
 
 MAX_EVENT_NAME = 80
@@ -133,7 +133,7 @@ def create_checks(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] 
         "place": lambda: read_text(data.get("place"), "place", MAX_PLACE),
         "played_on": lambda: read_day(data.get("played_on")),
         "rounds": lambda: read_count(data.get("rounds"), "rounds", 1, MAX_ROUNDS, _("Rounds")),
-        "deals": lambda: read_deals(scorer, data.get("deals")),
+        "deals": lambda: read_length(scorer, data),
         "table_size": lambda: read_table_size(scorer, data.get("table_size")),
     }
     for name, read in readers.items():
@@ -170,11 +170,7 @@ def read_text(given: Any, path: str, most: int, required: bool = False) -> str |
         raise Refusal.at(path, _("This must be a text."))
     if len(text) > most:
         raise Refusal.at(path, _("This has at most {most} characters.").format(most=most))
-    if any(hidden(character) and not joining(text, i) for i, character in enumerate(text)):
-        raise Refusal.at(
-            path,
-            _("This cannot hold control or invisible formatting characters: type it again."),
-        )
+    check_plain(text, path)
     return text
 
 
@@ -200,18 +196,37 @@ def read_count(given: Any, path: str, least: int, most: int, label: str) -> int:
     return given
 
 
-def read_deals(scorer: Scorer, given: Any) -> int | None:
+def read_length(scorer: Scorer, data: dict[str, Any]) -> int | None:
+    """Check how many deals each match lasts, said as the event's deals or as the option its
+    matches are played with (options.match_deals, as an export holds it): the event says
+    the length its matches end after, and said both ways it must be said alike."""
+    deals = read_deals(scorer, data.get("deals"), "deals")
+    options = data.get("options")
+    given = options.get("match_deals") if isinstance(options, dict) else None
+    length = read_deals(scorer, given, "options.match_deals")
+    if length is not None and deals not in (None, length):
+        raise Refusal.at(
+            "options.match_deals",
+            _(
+                "Each match lasts the event's deals ({deals}): leave options.match_deals out, "
+                "or give the same."
+            ).format(deals=deals),
+        )
+    return length if deals is None else deals
+
+
+def read_deals(scorer: Scorer, given: Any, path: str) -> int | None:
     """Check how many deals each match lasts, for the games that count deals."""
     if given is None or given == "":
         return None
     if not any(option.name == "match_deals" for option in scorer.options):
         raise Refusal.at(
-            "deals",
+            path,
             _("A {game} match is not counted in deals: it is played to its own end.").format(
                 game=scorer.name
             ),
         )
-    return read_count(given, "deals", 1, 500, _("Deals per match"))
+    return read_count(given, path, 1, 500, _("Deals per match"))
 
 
 def read_options(scorer: Scorer, given: Any, deals: int | None) -> dict[str, Any]:
@@ -339,7 +354,7 @@ def load(db: Database, event_id: int) -> Event:
     """Read an event with its tables, and add up its standings."""
     row = store_events.get_event(db, event_id) if 0 < event_id <= matches.LARGEST_ID else None
     if row is None:
-        raise matches.NotFound(_("There is no event {event_id}.").format(event_id=event_id))
+        raise no_such_event(event_id)
     scorer = GAMES[row["game"]]
     with store.reading(db):
         entrants = store_events.entrants(db, event_id)
@@ -351,6 +366,11 @@ def load(db: Database, event_id: int) -> Event:
     for entrant in entrants:
         records[entrant["name"]].withdrawn = entrant["withdrawn_round"] is not None
     return Event(row, scorer, entrants, draws, tables, ranked(records.values(), scorer.event_order))
+
+
+def no_such_event(event_id: int) -> matches.NotFound:
+    """Say that no event has this id (404)."""
+    return matches.NotFound(_("There is no event {event_id}.").format(event_id=event_id))
 
 
 def result(scorer: Scorer, row: dict[str, Any]) -> Finished:
@@ -377,41 +397,96 @@ def organiser(db: Database, event_id: int, token: str | None) -> Event:
     return event
 
 
+SEEDS = (-(2**63), 2**63 - 1)
+"""The seeds a draw may be made with: the whole numbers SQLite keeps."""
+
+DRAW_ATTEMPTS = 3
+"""How often a round is drawn again when the event changed while it was being drawn."""
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A round drawn and not stored yet: its number, its seed, its tables and its byes."""
+
+    n: int
+    seed: int | None
+    tables: list[Table]
+    byes: list[str]
+
+
 def draw_round(db: Database, event_id: int, token: str | None, seed: Any = None) -> Event:
-    """Draw the next round and start a match at each of its tables."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise Refusal.at("seed", _("A seed is a whole number."))
-    with store.writing(db):
-        event = organiser(db, event_id, token)
-        n = event.drawn + 1
-        refuse_early(event, n)
-        playing = [
-            e for e in event.entrants if e["joined_round"] <= n and e["withdrawn_round"] is None
-        ]
-        order = [record.entrant for _rank, record in event.standings]
-        standing = [name for name in order if name in {e["name"] for e in playing}]
-        if n == 1 and seed is None:
-            seed = secrets.randbelow(2**31)
-        sizes = allowed_sizes(event.scorer)
-        drawn = draw(
-            standing,
-            meetings(table_seats(event)),
-            Counter(name for d in event.draws for name in d["byes"]),
-            sizes,
-            event.row["table_size"] or sizes[0],
-            seed if n == 1 else None,
+    """Draw the next round and start a match at each of its tables.
+
+    The round is drawn from the event as one read finds it, outside the write lock (a round of
+    400 teams takes a second to draw, and every table would wait), then stored in one short
+    change if the event is still as read, or else drawn again (DRAW_ATTEMPTS at most).
+    """
+    seed = read_seed(seed, "seed")
+    for _attempt in range(DRAW_ATTEMPTS):
+        with store.reading(db):
+            event = organiser(db, event_id, token)
+            stamp = store_events.event_stamp(db, event_id)
+        drawn = next_round(event, seed)
+        with store.writing(db):
+            unchanged = store_events.event_stamp(db, event_id) == stamp
+            if unchanged:
+                keep_round(db, event, drawn)
+        if unchanged:
+            return load(db, event_id)
+    raise matches.Conflict(
+        _(
+            "The event kept changing while its round was drawn (results, entrants): nothing "
+            "was drawn. Draw it again."
         )
-        if not drawn.tables:
-            raise matches.Conflict(
-                _("Too few entrants are left to fill a table: nothing was drawn.")
-            )
-        members = {e["name"]: e["members"] for e in event.entrants}
-        for number, seats in enumerate(drawn.tables, 1):
-            table = seat(event.scorer, seats, members, event.row["options"])
-            match_id = matches.insert(db, event.scorer, table, event=(event_id, n, number))
-            access.admit(db, match_id, event.row["organiser_sha256"], _("the organiser"))
-        store_events.insert_draw(db, event_id, n, seed if n == 1 else None, drawn.byes)
-    return load(db, event_id)
+    )
+
+
+def read_seed(given: Any, path: str) -> int | None:
+    """Check the seed of a draw: none, or a whole number SQLite keeps (SEEDS)."""
+    least, most = SEEDS
+    if given is not None and (
+        isinstance(given, bool) or not isinstance(given, int) or not least <= given <= most
+    ):
+        raise Refusal.at(
+            path,
+            _("A seed is a whole number from {least} to {most}.").format(least=least, most=most),
+        )
+    return given
+
+
+def next_round(event: Event, seed: int | None) -> Drawn:
+    """Draw the event's next round as it stands, or refuse when it cannot be drawn now."""
+    n = event.drawn + 1
+    refuse_early(event, n)
+    playing = {
+        e["name"] for e in event.entrants if e["joined_round"] <= n and e["withdrawn_round"] is None
+    }
+    standing = [record.entrant for _rank, record in event.standings if record.entrant in playing]
+    if n == 1 and seed is None:
+        seed = secrets.randbelow(2**31)
+    sizes = allowed_sizes(event.scorer)
+    drawn = draw(
+        standing,
+        meetings(table_seats(event)),
+        Counter(name for d in event.draws for name in d["byes"]),
+        sizes,
+        event.row["table_size"] or sizes[0],
+        seed if n == 1 else None,
+    )
+    if not drawn.tables:
+        raise matches.Conflict(_("Too few entrants are left to fill a table: nothing was drawn."))
+    members = {e["name"]: e["members"] for e in event.entrants}
+    tables = [seat(event.scorer, seats, members, event.row["options"]) for seats in drawn.tables]
+    return Drawn(n, seed if n == 1 else None, tables, drawn.byes)
+
+
+def keep_round(db: Database, event: Event, drawn: Drawn) -> None:
+    """Store a round drawn, inside the caller's change: its draw, and a match at each table
+    that the organiser's token scores."""
+    for number, table in enumerate(drawn.tables, 1):
+        match_id = matches.insert(db, event.scorer, table, event=(event.id, drawn.n, number))
+        access.admit(db, match_id, event.row["organiser_sha256"], _("the organiser"))
+    store_events.insert_draw(db, event.id, drawn.n, drawn.seed, drawn.byes)
 
 
 def refuse_early(event: Event, n: int) -> None:

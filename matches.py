@@ -24,6 +24,7 @@ import store_events
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.refusal import Problems
+from scorers.seating import check_plain
 from scorers.words import _
 
 
@@ -588,6 +589,7 @@ def edit_details(db: Database, match_id: int, data: Any, device: str | None = No
     values = read_details(data)
     with store.writing(db):
         row, table, rounds = stored(db, match_id)
+        refuse_closed(db, row)
         before = {name: row.get(name) for name in values}
         store.set_details(db, match_id, values)
         row = row | values
@@ -617,7 +619,8 @@ def read_details(data: Any) -> dict[str, str | None]:
 
 
 def read_note(given: Any, path: str, most: int) -> str | None:
-    """Check a short text: trimmed, at most `most` characters; empty or null takes it away."""
+    """Check a short text: trimmed, at most `most` characters, plain as a name is; empty or
+    null takes it away."""
     if given is None:
         return None
     if not isinstance(given, str):
@@ -630,6 +633,7 @@ def read_note(given: Any, path: str, most: int) -> str | None:
                 most=most, count=len(text)
             ),
         )
+    check_plain(text, path)
     return text or None
 
 
@@ -643,7 +647,15 @@ def read_moment(given: Any) -> str:
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime(store.STAMP)
+    try:
+        utc = moment.astimezone(UTC)
+    except OverflowError:
+        raise Refusal.at(
+            "played_at",
+            _("In UTC this moment falls outside the calendar (years 1 to 9999): give another."),
+        ) from None
+    # In four digits of year, as stored times sort and read back: strftime writes 0999 as 999.
+    return utc.replace(microsecond=0, tzinfo=None).isoformat() + "Z"
 
 
 def note_round(db: Database, match_id: int, n: int, data: Any, device: str | None = None) -> Match:
@@ -653,6 +665,7 @@ def note_round(db: Database, match_id: int, n: int, data: Any, device: str | Non
     note = read_note(data["note"], "note", MAX_ROUND_NOTE)
     with store.writing(db):
         row, table, rounds = stored(db, match_id)
+        refuse_closed(db, row)
         old = numbered(rounds, n)
         store.set_round_note(db, old.id, note)
         rounds[n - 1] = replace(old, note=note)

@@ -426,3 +426,46 @@ def m009_notes_place_and_date(db: Database) -> None:
         BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
         """
     )
+
+
+@migrations()
+def m010_results(db: Database) -> None:
+    """Log every change of a finished result, so ratings are kept until one changes and then
+    rated again from that match on; index each board's finished matches in rating order."""
+    # One row per change: a match finished, corrected, reopened, imported or renamed in, named
+    # by the first match it changes on. The stamp ratings are kept under is the newest id, so
+    # the log is only ever added to. No foreign key: a dropped import would look through the
+    # whole log for each of its matches, and none of them is ever named here.
+    db.table("results").create(
+        {"id": int, "match_id": int}, pk="id", not_null=["match_id"], strict=True
+    )
+    for verb in ("update", "delete"):
+        db.execute(
+            f"""
+            CREATE TRIGGER results_refuse_{verb} BEFORE {verb.upper()} ON results
+            BEGIN SELECT RAISE(ABORT, 'the results log is append-only'); END
+            """
+        )
+    db.execute(
+        "CREATE INDEX matches_finished_by_board ON matches (game, variant_json, created_utc) "
+        "WHERE status = 'finished'"
+    )
+
+
+@migrations()
+def m011_imports_held(db: Database) -> None:
+    """Name the lock file each import's process holds, so a retry after that process died
+    finds its hidden rows dead at once instead of waiting for a timer."""
+    db.table("imports").add_column("holder", str)
+
+
+@migrations()
+def m012_tries(db: Database) -> None:
+    """Count each phone's tries at the doors a guess could open (wrong join codes, imports)
+    where every server process sees the same count."""
+    db.table("tries").create(
+        {"key": str, "count": int, "expires": float},
+        pk="key",
+        not_null=["count", "expires"],
+        strict=True,
+    )

@@ -1,11 +1,13 @@
-"""Ratings per player, game and variant, derived from every finished match and kept in memory
-under the history they were derived from: a correction, a removal, an import or a rename
-derives them again."""
+"""Ratings per player, game and variant, derived from the finished matches and kept in memory
+under the stamp of the finished results they were derived from. A round of a match still played
+leaves them; a finish, a correction, a removal, an import or a rename rates again only the
+boards it touched, each from the first match it changed on."""
 
 from __future__ import annotations
 
 import itertools
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -13,27 +15,56 @@ from sqlite_utils import Database
 
 import store
 from scorers import GAMES
-from scorers.ratings import RANKED_AFTER, Finished, Rating, places, rate
+from scorers.ratings import RANKED_AFTER, Board, Finished, places, played, rate, rewound
 
-Boards = dict[tuple[str, str], dict[str, Rating]]
+Boards = dict[tuple[str, str], Board]
 
-_kept: dict[str, tuple[tuple[Any, ...], Boards]] = {}
-_keeping = threading.Lock()
+
+@dataclass(frozen=True)
+class Kept:
+    """One file's boards and the stamp of the results they were derived from."""
+
+    stamp: int
+    boards: Boards
+
+
+_kept: dict[str, Kept] = {}
+_deriving = threading.Lock()
+"""One derivation at a time: phones reloading together after a change wait for the first."""
 
 
 def boards(db: Database) -> Boards:
-    """Every board's ratings as the history now stands: derived again only if it moved."""
-    path, stamp = store.path_of(db), store.history_stamp(db)
-    with _keeping:
-        kept = _kept.get(path)
-    if kept is not None and kept[0] == stamp:
-        return kept[1]
-    with store.reading(db):
-        stamp = store.history_stamp(db)
-        rows = store.finished_seats(db)
-    derived = rate(finished(rows))
-    with _keeping:
-        _kept[path] = (stamp, derived)
+    """Every board's ratings as the finished results now stand: one read of their stamp, and
+    a derivation only when it moved (several processes share the file, each keeps its own)."""
+    path = store.path_of(db)
+    kept = _kept.get(path)
+    if kept is not None and kept.stamp == store.history_stamp(db):
+        return kept.boards
+    with _deriving, store.reading(db):
+        kept, stamp = _kept.get(path), store.history_stamp(db)
+        if kept is not None and kept.stamp == stamp:
+            return kept.boards
+        if kept is None or kept.stamp > stamp:
+            derived = rate(finished(store.finished_seats(db)))
+        else:
+            derived = moved_on(db, kept.boards, store.results_since(db, kept.stamp))
+        _kept[path] = Kept(stamp, derived)
+    return derived
+
+
+def moved_on(db: Database, kept: Boards, changed: dict[tuple[str, str], tuple[str, int]]) -> Boards:
+    """Rate each changed board again from the first match it changed on, on top of its
+    ratings from before that match; the boards no change touched stay as they were."""
+    derived = dict(kept)
+    for board, since in changed.items():
+        again = played(
+            rewound(kept.get(board, Board()), since),
+            finished(store.finished_seats(db, board, since)),
+        )
+        if again.ratings:
+            derived[board] = again
+        else:
+            derived.pop(board, None)
     return derived
 
 
@@ -42,14 +73,14 @@ def finished(rows: list[tuple[Any, ...]]) -> list[Finished]:
     matches = []
     for match_id, seats in itertools.groupby(rows, key=lambda row: row[0]):
         seats = list(seats)
-        _id, game, variant, options, totals, winner, _key, _side = seats[0]
+        _id, at, game, variant, options, totals, winner, _key, _side = seats[0]
         scorer = GAMES[game]
         options, totals = orjson.loads(options), orjson.loads(totals)
         sides: dict[str, tuple[str, ...]] = {}
-        for seat in seats:
-            sides[seat[7]] = (*sides.get(seat[7], ()), seat[6])
+        for *_match, key, side in seats:
+            sides[side] = (*sides.get(side, ()), key)
         order = {side: scorer.standing_value(options, totals[side]) for side in sides}
-        matches.append(Finished(match_id, (game, variant), sides, places(order, winner)))
+        matches.append(Finished(match_id, (game, variant), sides, places(order, winner), at))
     return matches
 
 
@@ -65,13 +96,13 @@ def of_player(db: Database, player_key: str) -> list[dict[str, Any]]:
             "game": game,
             "variant": variant_name(game, variant),
             "variant_key": orjson.loads(variant),
-            "rating": round(ratings[player_key].rating),
-            "matches": ratings[player_key].matches,
-            "ranked": ratings[player_key].matches >= RANKED_AFTER,
-            "path": [(match_id, round(value)) for match_id, value in ratings[player_key].path],
+            "rating": round(rating.rating),
+            "matches": rating.matches,
+            "ranked": rating.matches >= RANKED_AFTER,
+            "path": [(match_id, round(value)) for match_id, value in rating.path],
         }
-        for (game, variant), ratings in boards(db).items()
-        if player_key in ratings
+        for (game, variant), board in boards(db).items()
+        if (rating := board.ratings.get(player_key)) is not None
     ]
     games = list(GAMES)
     return sorted(found, key=lambda r: (games.index(r["game"]), r["variant"]))
@@ -79,29 +110,34 @@ def of_player(db: Database, player_key: str) -> list[dict[str, Any]]:
 
 def leaderboard(db: Database, game: str) -> list[dict[str, Any]]:
     """A game's boards, each with its ranked players best first (RANKED_AFTER matches at least)."""
-    listed = []
-    for (board_game, variant), ratings in sorted(boards(db).items()):
-        if board_game != game:
-            continue
-        ranked = sorted(
-            ((key, r) for key, r in ratings.items() if r.matches >= RANKED_AFTER),
+    shown = [
+        (variant, board)
+        for (board_game, variant), board in sorted(boards(db).items())
+        if board_game == game
+    ]
+    ranked = {
+        variant: sorted(
+            ((key, r) for key, r in board.ratings.items() if r.matches >= RANKED_AFTER),
             key=lambda item: -item[1].rating,
         )
-        names = store.player_names(db, [key for key, _r in ranked])
-        listed.append(
-            {
-                "variant": variant_name(game, variant),
-                "variant_key": orjson.loads(variant),
-                "players": [
-                    {
-                        "rank": rank,
-                        "player": names.get(key, key),
-                        "rating": round(r.rating),
-                        "matches": r.matches,
-                    }
-                    for rank, (key, r) in enumerate(ranked, 1)
-                ],
-                "unranked": sum(r.matches < RANKED_AFTER for r in ratings.values()),
-            }
-        )
-    return listed
+        for variant, board in shown
+    }
+    # One read names the ranked players of every board, instead of one read a board.
+    names = store.player_names(db, {key for players in ranked.values() for key, _r in players})
+    return [
+        {
+            "variant": variant_name(game, variant),
+            "variant_key": orjson.loads(variant),
+            "players": [
+                {
+                    "rank": rank,
+                    "player": names.get(key, key),
+                    "rating": round(r.rating),
+                    "matches": r.matches,
+                }
+                for rank, (key, r) in enumerate(ranked[variant], 1)
+            ],
+            "unranked": sum(r.matches < RANKED_AFTER for r in board.ratings.values()),
+        }
+        for variant, board in shown
+    ]

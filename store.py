@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import fcntl
 import json
+import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 from sqlite_utils import Database
@@ -38,7 +39,8 @@ def now_utc() -> str:
 
 
 def prepare(path: str) -> None:
-    """Create the database file if needed, switch it to WAL once, and apply migrations.
+    """Create the database file if needed, switch it to WAL once, apply migrations, and drop
+    what dead imports left.
 
     Several server processes may start at once over one file: a lock beside it lets one
     migrate while the others wait, then find nothing left to do.
@@ -50,6 +52,9 @@ def prepare(path: str) -> None:
         try:
             db.enable_wal()
             migrations.apply(db)
+            # An import whose process died (a crash, kill -9) left its hidden rows.
+            with writing(db):
+                drop_dead_imports(db)
         finally:
             db.close()
 
@@ -430,19 +435,20 @@ def cache_result(
 ) -> None:
     """Keep the match's totals, status and winner as the latest replay found them, and what
     the match counts for its players with them."""
-    query = "select status, winner, import_id from matches where id = ?"
+    query = "select status, winner, import_id, totals_json from matches where id = ?"
     before = db.execute(query, [match_id]).fetchone()
     # A match being played counts as played only, whatever its totals: most rounds leave the
     # players' records as they are. One an import is bringing in counts once it is in.
     recount = before[2] is None and (FINISHED in (before[0], status) or before[1] != winner)
     if recount:
         tally(db, match_id, -1)
+    totals_json = json.dumps(totals)
     update(
         db,
         "matches",
         match_id,
         {
-            "totals_json": json.dumps(totals),
+            "totals_json": totals_json,
             "status": status,
             "winner": winner,
             "rounds_played": rounds_played,
@@ -451,6 +457,10 @@ def cache_result(
     )
     if recount:
         tally(db, match_id, 1)
+    # Ratings move only with a finished result: a round of a match still played leaves them.
+    changed = (before[0], before[1], before[3]) != (status, winner, totals_json)
+    if recount and FINISHED in (before[0], status) and changed:
+        add(db, "results", {"match_id": match_id})
 
 
 RECORDS_TALLY = """
@@ -610,6 +620,8 @@ def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
         # The old key's counts are all zero now: it stands for nobody.
         db.execute("delete from records where player_key = ?", [player_key])
         db.execute("delete from rivalries where ? in (player_key, opponent_key)", [player_key])
+    if new_key != player_key:
+        note_results(db, "s.player_key = :player", {"player": new_key})
     db.execute("delete from players where key in (?, ?)", [player_key, new_key])
     add(db, "players", {"key": new_key, "name": to_name, "named_utc": at})
     add(db, "renames", {"from_key": player_key, "to_name": to_name, "at_utc": at})
@@ -646,11 +658,11 @@ def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
 # An import stores its matches in batches, each a short transaction, out of sight until the
 # last is in: a phone recording a round waits for one batch at most, never for the import.
 
-ABANDONED_MINUTES = 5
-"""How long an import may go without storing a batch before it is taken as dead and dropped."""
-
 IMPORTED_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "starts", "seats")
 """Every table holding rows of a match, in an order their foreign keys allow deleting."""
+
+HELD_IMPORTS: dict[int, IO[str]] = {}
+"""The lock file of each import this process is storing, held open (and locked) until it ends."""
 
 
 def importing(db: Database) -> bool:
@@ -659,18 +671,72 @@ def importing(db: Database) -> bool:
 
 
 def begin_import(db: Database, at: str) -> int:
-    """Drop imports that died on the way, and start keeping a new one."""
-    cutoff = datetime.strptime(at, STAMP) - timedelta(minutes=ABANDONED_MINUTES)
-    cutoff = cutoff.strftime(STAMP)
-    query = "select id from imports where touched_utc < ?"
-    for (dead,) in db.execute(query, [cutoff]).fetchall():
-        drop_import(db, dead)
-    return add(db, "imports", {"started_utc": at, "touched_utc": at})
+    """Drop imports whose process is gone, and start keeping a new one, held by this process.
+
+    The process storing an import holds a lock on a file of its own beside the database; the
+    system lets go of it when the process ends, however it ends (kill -9 included), so an
+    import whose lock is free is dead, and its hidden rows can go at once.
+    """
+    drop_dead_imports(db)
+    holder = secrets.token_hex(16)
+    held = open(holder_file(db, holder), "w")  # noqa: SIM115 - held until the import ends
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    import_id = add(db, "imports", {"started_utc": at, "touched_utc": at, "holder": holder})
+    HELD_IMPORTS[import_id] = held
+    return import_id
 
 
-def touch_import(db: Database, import_id: int, at: str) -> None:
-    """Say the import is still alive as it stores another batch."""
-    update(db, "imports", import_id, {"touched_utc": at})
+def holder_file(db: Database, holder: str) -> str:
+    """Name the lock file an import's process holds while it stores its matches."""
+    return f"{path_of(db)}.import-{holder}.lock"
+
+
+def alive(db: Database, holder: str | None) -> bool:
+    """Say whether the process storing an import still holds its lock; forget it if not."""
+    if holder is None:
+        return False
+    path = holder_file(db, holder)
+    try:
+        probe = open(path)  # noqa: SIM115 - closed below, whatever the answer
+    except FileNotFoundError:
+        return False
+    with probe:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+    Path(path).unlink(missing_ok=True)
+    return False
+
+
+def drop_dead_imports(db: Database) -> bool:
+    """Drop every import whose process is gone, with its hidden rows; say if one was.
+
+    Run inside a change (the write lock held): an import can't finish meanwhile.
+    """
+    dead = [
+        import_id
+        for import_id, holder in db.execute("select id, holder from imports").fetchall()
+        if not alive(db, holder)
+    ]
+    for import_id in dead:
+        drop_import(db, import_id)
+    return bool(dead)
+
+
+def checkpoint(db: Database) -> None:
+    """Copy what the WAL holds into the database file without waiting for anyone: done by a
+    large writer as it goes, so a phone's commit never meets a WAL past SQLite's threshold and
+    pays for copying it."""
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+def let_go(import_id: int) -> None:
+    """Release an ended import's lock file, once its end is committed."""
+    held = HELD_IMPORTS.pop(import_id, None)
+    if held is not None:
+        Path(held.name).unlink(missing_ok=True)
+        held.close()
 
 
 def finish_import(db: Database, import_id: int) -> None:
@@ -681,6 +747,7 @@ def finish_import(db: Database, import_id: int) -> None:
     )
     for query in (RECORDS_TALLY, RIVALRIES_TALLY):
         db.execute(query.format(matches="m.import_id = :import"), {"import": import_id, "sign": 1})
+    note_results(db, "m.import_id = :import", {"import": import_id})
     db.execute("update matches set import_id = null where import_id = ?", [import_id])
     db.execute("delete from imports where id = ?", [import_id])
 
@@ -694,28 +761,63 @@ def drop_import(db: Database, import_id: int) -> None:
     db.execute("delete from imports where id = ?", [import_id])
 
 
-def finished_seats(db: Database) -> list[tuple[Any, ...]]:
-    """Every seat of every finished match in sight, oldest match first: what ratings replay.
+def finished_seats(
+    db: Database, board: tuple[str, str] | None = None, since: tuple[str, int] = ("", 0)
+) -> list[tuple[Any, ...]]:
+    """Every seat of every finished match in sight, oldest match first: what ratings replay;
+    or only one board's (game, variant JSON), from the match `since` names on (its creation
+    time and id), which is all a board rated again from that match reads.
 
-    Each row: match id, game, variant JSON, options JSON, totals JSON, winner, the seat's
-    player key and side.
+    Each row: match id, creation time, game, variant JSON, options JSON, totals JSON, winner,
+    the seat's player key and side.
     """
-    query = """
-        select m.id, m.game, m.variant_json, m.options_json, m.totals_json, m.winner,
-            s.player_key, s.side
+    # One board's read is a range of the index of finished matches by board (m010).
+    only = "and m.game = ? and m.variant_json = ? and (m.created_utc, m.id) >= (?, ?)"
+    query = f"""
+        select m.id, m.created_utc, m.game, m.variant_json, m.options_json, m.totals_json,
+            m.winner, s.player_key, s.side
         from matches m join seats s on s.match_id = m.id
-        where m.status = 'finished' and m.import_id is null
+        where m.status = 'finished' and m.import_id is null {only if board else ""}
         order by m.created_utc, m.id, s.seat
     """
-    return db.execute(query).fetchall()
+    return db.execute(query, [*board, *since] if board else []).fetchall()
 
 
-def history_stamp(db: Database) -> tuple[Any, ...]:
-    """Name the state of every match and player in one read: any change, finished import or
-    rename names a new one (ratings are kept under it)."""
-    # An import's matches come into sight when its row goes: the imports under way count.
+def history_stamp(db: Database) -> int:
+    """Name the state of every finished result in sight in one read, through the results'
+    key: it moves when one changes, and a round of a match still played leaves it (ratings
+    are kept under it)."""
+    return db.execute("select coalesce(max(id), 0) from results").fetchone()[0]
+
+
+def results_since(db: Database, stamp: int) -> dict[tuple[str, str], tuple[str, int]]:
+    """Each board (game, variant JSON) whose finished results changed after `stamp`, with the
+    first match they changed on (its creation time and id): the ratings before it stand."""
     query = (
-        "select (select max(id) from changes), (select max(id) from matches), "
-        "(select count(*) from imports), (select max(rowid) from renames)"
+        "select m.game, m.variant_json, m.created_utc, m.id "
+        "from results r join matches m on m.id = r.match_id where r.id > ?"
     )
-    return tuple(db.execute(query).fetchone())
+    changed: dict[tuple[str, str], tuple[str, int]] = {}
+    for game, variant, created, match_id in db.execute(query, [stamp]):
+        first = changed.get((game, variant), (created, match_id))
+        changed[game, variant] = min(first, (created, match_id))
+    return changed
+
+
+FIRST_FINISHED = """
+    insert into results (match_id)
+    select id from (
+        select m.id, row_number() over (
+            partition by m.game, m.variant_json order by m.created_utc, m.id
+        ) as nth
+        from matches m where m.status = 'finished' and m.id in (
+            select s.match_id from seats s join matches m on m.id = s.match_id where {matches}
+        )
+    ) where nth = 1
+"""
+
+
+def note_results(db: Database, matches: str, params: dict[str, Any]) -> None:
+    """Log the first finished match of each board among those `matches` names (a condition on
+    m and its seats s): each board's ratings change from it on, and stand before it."""
+    db.execute(FIRST_FINISHED.format(matches=matches), params)

@@ -86,13 +86,15 @@ def draws(db: Database, event_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def insert_draw(db: Database, event_id: int, n: int, seed: int | None, byes: list[str]) -> None:
-    """Record that round n was drawn, with its seed and byes."""
+def insert_draw(
+    db: Database, event_id: int, n: int, seed: int | None, byes: list[str], at: str | None = None
+) -> None:
+    """Record that round n was drawn, with its seed and byes, now or when an import says."""
     db.table("event_rounds").insert(
         {
             "event_id": event_id,
             "round": n,
-            "drawn_utc": store.now_utc(),
+            "drawn_utc": at or store.now_utc(),
             "seed": seed,
             "byes_json": json.dumps(byes),
         }

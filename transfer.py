@@ -10,15 +10,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import multiprocessing
+import os
 import re
 import sqlite3
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, BinaryIO
 
 from sqlite_utils import Database
 
@@ -27,7 +31,7 @@ import matches
 import store
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
 from scorers.seating import DEVICE, checked_name
-from scorers.words import _, ngettext
+from scorers.words import _, ngettext, speak
 from web.json_body import MAX_DEPTH, SURROGATE_ESCAPE, lone_surrogate, nesting_depth
 from web.present import round_json
 
@@ -215,6 +219,12 @@ def export_stream(database: str) -> Iterator[str]:
         yield "\n]\n"
 
 
+def write_history(database: str, into: BinaryIO) -> None:
+    """Write every match's export document into a file, as one JSON array in UTF-8."""
+    for text in export_stream(database):
+        into.write(text.encode())
+
+
 def as_text(exported: Any) -> str:
     """Write an export as the JSON text of its file, readable by people too."""
     return json.dumps(exported, ensure_ascii=False, indent=2)
@@ -262,11 +272,19 @@ def backup(database: str, target: str) -> None:
 # --- import -----------------------------------------------------------------------------------
 
 
+class Unreadable(Refusal):
+    """A file that is not JSON at all, or JSON no import could walk: told apart from a refused
+    match, as the API answers it 400 where a refused match is 422."""
+
+
 def parse(data: bytes | str) -> Any:
-    """Read an export file's JSON, saying where it breaks if it is not JSON."""
+    """Read an export file's JSON, saying where it breaks if it is not JSON.
+
+    :raises Unreadable: it is not JSON, not text, or nested too deeply.
+    """
     # Checked before parsing, as every JSON body is: see web.json_body.
     if nesting_depth(data) > MAX_DEPTH:
-        raise Refusal(
+        raise Unreadable(
             _(
                 "This file is nested too deeply (more than {depth} levels): choose a "
                 "Tablescore export (.json)."
@@ -275,9 +293,9 @@ def parse(data: bytes | str) -> Any:
     try:
         parsed = json.loads(data)
     except UnicodeDecodeError:
-        raise Refusal(_("This file is not text: choose a Tablescore export (.json).")) from None
+        raise Unreadable(_("This file is not text: choose a Tablescore export (.json).")) from None
     except json.JSONDecodeError as error:
-        raise Refusal(
+        raise Unreadable(
             _(
                 "This file is not JSON ({error} at line {line}, column {column}): "
                 "choose a Tablescore export (.json)."
@@ -292,9 +310,11 @@ def parse(data: bytes | str) -> Any:
 BATCH_SECONDS = 0.05
 """How long an import holds the write lock at a time: a phone recording a round waits for one
 batch at most."""
-PAUSE_SECONDS = 0.025
-"""The gap left after each batch. A phone kept waiting by SQLite wakes at least this often in
-its first tenth of a second, so it gets its turn in the gap."""
+PAUSE_SECONDS = 0.11
+"""The gap left after each batch. A phone kept waiting by SQLite sleeps at most a tenth of a
+second between its looks (SQLite's busy handler backs off from 1 to 100 ms): a gap longer than
+that is one it can't miss, where a shorter one let a phone miss gap after gap behind a large
+import."""
 
 
 def import_history(db: Database, exported: Any) -> Outcome:
@@ -312,6 +332,8 @@ def import_history(db: Database, exported: Any) -> Outcome:
         while waiting:
             with store.writing(db):
                 store_batch(db, import_id, waiting, outcome)
+            # The import, not the next phone to commit, copies what it wrote out of the WAL.
+            store.checkpoint(db)
             time.sleep(PAUSE_SECONDS)
         with store.writing(db):
             store.finish_import(db, import_id)
@@ -321,12 +343,97 @@ def import_history(db: Database, exported: Any) -> Outcome:
         if isinstance(error, sqlite3.IntegrityError):
             raise another_import() from None
         raise
+    finally:
+        store.let_go(import_id)
     return outcome
+
+
+class Interrupted(Exception):
+    """An import whose process ended before it said how it went: what it stored is hidden,
+    and dropped as a dead import's rows are."""
+
+
+IMPORT_NICENESS = 10
+"""How far below the tables' requests an import's process runs: it gets what CPU they leave."""
+
+
+def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
+    """Import an export file's matches in a process of its own, at a lower priority.
+
+    Reading, replaying and storing thousands of matches is seconds of CPU: done in the server's
+    process it would take the tables' threads and cores from them. The child speaks the
+    reader's language, and ends at once if this process does (its import is then dropped).
+
+    :raises Unreadable: the file is not JSON, as `parse` says.
+    :raises Refusal: a match is refused, as `import_history` refuses it.
+    :raises sqlite3.OperationalError: the database could not keep the matches (full, busy).
+    :raises matches.Conflict: another import is storing some of these matches.
+    :raises Interrupted: the child ended without a word (killed, out of memory).
+    """
+    context = multiprocessing.get_context("forkserver")
+    # Forked from a server that already imported the rules: a child costs milliseconds.
+    context.set_forkserver_preload(["transfer"])
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(
+        target=import_alone, args=(database, data, language, sending, os.getpid()), daemon=True
+    )
+    child.start()
+    sending.close()
+    try:
+        kind, said, fields = receiving.recv()
+    except EOFError:
+        raise Interrupted() from None
+    finally:
+        receiving.close()
+        child.join()
+    if kind == "unreadable":
+        raise Unreadable(said, fields)
+    if kind == "refused":
+        raise Refusal(said, fields)
+    if kind == "storage":
+        raise sqlite3.OperationalError(said)
+    if kind == "conflict":
+        raise matches.Conflict(said)
+    return Outcome(**said)
+
+
+def import_alone(
+    database: str, data: bytes, language: str | None, answer: Connection, parent: int
+) -> None:
+    """Run one import in the child `import_apart` started, and send back what came of it."""
+    os.nice(IMPORT_NICENESS)
+    threading.Thread(target=leave_with, args=(parent,), daemon=True).start()
+    speak(language)
+    db = store.connect(database)
+    try:
+        said = ("done", asdict(import_history(db, parse(data))), None)
+    except Unreadable as unreadable:
+        said = ("unreadable", unreadable.message, unreadable.fields)
+    except Refusal as refusal:
+        said = ("refused", refusal.message, refusal.fields)
+    except sqlite3.OperationalError as fault:
+        said = ("storage", str(fault), None)
+    except matches.Conflict as conflict:
+        said = ("conflict", str(conflict), None)
+    finally:
+        db.close()
+    answer.send(said)
+    answer.close()
+
+
+def leave_with(parent: int) -> None:
+    """End this process at once when the server process that asked for it has ended: nobody
+    waits for its answer. (Its parent is the fork server, so the server is asked by its pid.)"""
+    while True:
+        time.sleep(1)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
 
 
 def store_batch(db: Database, import_id: int, waiting: deque[Incoming], outcome: Outcome) -> None:
     """Store waiting matches of an import, out of sight, for one batch's time (one at least)."""
-    store.touch_import(db, import_id, store.now_utc())
     until = time.monotonic() + BATCH_SECONDS
     while True:
         match = waiting.popleft()
@@ -369,13 +476,23 @@ def stored_id(db: Database, uid: str) -> int | None:
     """Return the id of the match stored under this uid, if there is one.
 
     A match another import is still bringing in is refused: whether it will be stored is not
-    known yet.
+    known yet. One left by an import whose process is gone goes with that import, at once.
+
+    :raises matches.Conflict: another import, alive, is bringing this match in.
     """
-    query = "select id, import_id from matches where uid = ?"
-    rows = db.execute(query, [uid]).fetchall()
-    if rows and rows[0][1] is not None:
+    query = (
+        "select m.id, m.import_id, i.holder from matches m "
+        "left join imports i on i.id = m.import_id where m.uid = ?"
+    )
+    row = db.execute(query, [uid]).fetchone()
+    if row is None or row[1] is None:
+        return None if row is None else row[0]
+    if store.alive(db, row[2]):
         raise another_import()
-    return rows[0][0] if rows else None
+    with store.writing(db):
+        store.drop_dead_imports(db)
+    # Its import is gone, and the match with it (a uid is stored once).
+    return None
 
 
 def stored_document(db: Database, match_id: int) -> Any:
@@ -737,9 +854,14 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             )
 
 
-def keep(db: Database, match: Incoming, import_id: int | None) -> int:
+def keep(
+    db: Database,
+    match: Incoming,
+    import_id: int | None,
+    event: tuple[int, int, int] | None = None,
+) -> int:
     """Store a checked match of an import with its history as it was kept, and cache its
-    replay."""
+    replay; a match of an event comes in at its event, round and table (`event`)."""
     match_id = store.insert_match(
         db,
         uid=match.uid,
@@ -751,6 +873,7 @@ def keep(db: Database, match: Incoming, import_id: int | None) -> int:
         totals=match.replay.totals,
         at=match.created_at,
         import_id=import_id,
+        event=event,
     )
     round_ids = []
     corrections = Counter(entry.ref for entry in match.log if entry.action == "correct")

@@ -38,18 +38,42 @@ def checked_name(given: Any, path: str, what: str = PLAYER) -> str:
             else _("A name has at most {most} characters.")
         )
         raise Refusal.at(path, too_long.format(most=MAX_NAME_LENGTH, count=MAX_NAME_LENGTH))
-    for i, character in enumerate(name):
-        if hidden(character) and not joining(name, i):
-            raise Refusal.at(
-                path,
-                _(
-                    "A name cannot hold control or invisible formatting characters "
-                    "(here {code}): type it again without it."
-                ).format(code=f"U+{ord(character):04X}"),
-            )
+    character = first_hidden(name)
+    if character is not None:
+        raise Refusal.at(
+            path,
+            _(
+                "A name cannot hold control or invisible formatting characters "
+                "(here {code}): type it again without it."
+            ).format(code=f"U+{ord(character):04X}"),
+        )
     if all(invisible(character) for character in name):
         raise Refusal.at(path, _("A name needs at least one letter, digit or sign that shows."))
     return name
+
+
+def check_plain(text: str, path: str) -> None:
+    """Refuse a text (a note, a place, an event's name) as a name is refused for a control or
+    invisible formatting character: a bidi override makes it read as something else, and a
+    control character breaks the result picture it is drawn in."""
+    if first_hidden(text) is not None:
+        raise Refusal.at(
+            path,
+            _("This cannot hold control or invisible formatting characters: type it again."),
+        )
+
+
+def first_hidden(text: str) -> str | None:
+    """Return the first control or formatting character of a text, or None; a joiner between
+    two characters that show is part of the writing, not one."""
+    return next(
+        (
+            character
+            for i, character in enumerate(text)
+            if hidden(character) and not joining(text, i)
+        ),
+        None,
+    )
 
 
 def nameless(what: str) -> str:

@@ -313,6 +313,28 @@ def test_a_phone_label_follows_the_rules_of_names(
         refused(response, 422, "device")
 
 
+VISIBLE_RULES = {"Hangul filler", "blank Braille", "a lone accent", "only spaces", "too long"}
+"""What NOT_NAMES refuses that only a name must have: something that shows, a short length."""
+HIDDEN = [p for p in NOT_NAMES if p.id not in VISIBLE_RULES]
+"""The control and formatting characters names refuse: a note or a place refuses them too."""
+
+
+@pytest.mark.parametrize("hidden", HIDDEN)
+def test_a_note_a_place_and_an_event_refuse_what_a_name_refuses(
+    client: FlaskClient, rami: int, hidden: str
+) -> None:
+    typed = f"Cup {hidden} final"
+    with nothing_changes(client):
+        for field in ("note", "place"):
+            refused(client.patch(f"/api/matches/{rami}", json={field: typed}), 422, field)
+        note = client.put(f"/api/matches/{rami}/rounds/1/note", json={"note": typed})
+        refused(note, 422, "note", "control or invisible formatting")
+    event = {"name": "Club", "game": "rami", "players": ["Ana", "Bo"], "rounds": 1}
+    for field in ("name", "place"):
+        refused(client.post("/api/events", json=event | {field: typed}), 422, field)
+    assert client.get("/api/events").json["events"] == []
+
+
 def import_document(client: FlaskClient, match_id: int, **changes: Any) -> dict[str, Any]:
     """The match's export document under a new uid, with its log entries' fields changed."""
     document = copy.deepcopy(client.get(f"/api/matches/{match_id}/export").json)
@@ -538,3 +560,10 @@ def test_a_match_changed_since_its_export_conflicts(client: FlaskClient, rami: i
     assert client.post(f"/api/matches/{rami}/rounds", json=RAMI_ROUND).status_code == 201
     answer = client.post("/api/import", json=[exported]).json
     assert answer["conflicts"] == [exported["uid"]]
+
+
+def test_an_event_beyond_what_sqlite_counts_is_not_found(client: FlaskClient) -> None:
+    huge = 2**64
+    assert client.get(f"/events/{huge}/standings/sheet?since=0").status_code == 404
+    assert client.get(f"/events/{huge}/standings").status_code == 404
+    refused(client.post(f"/api/events/{huge}/draw", json={}), 404)

@@ -3,9 +3,12 @@ export and import — with the organiser's token, and refusals that change nothi
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import itertools
+import json
+import sqlite3
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,7 +25,10 @@ from api_helpers import (
 )
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlite_utils import Database
 
+import events
+import store
 from app import create_app
 
 
@@ -118,6 +124,7 @@ def test_drawing_needs_the_organisers_token(client: FlaskClient, stranger: Flask
     refused(client.post(f"/api/events/{event['id']}/draw", headers=wrong), 403)
     assert client.get(f"/api/events/{event['id']}").json["round"] == 0
     refused(client.post("/api/events/999/draw", headers=organiser), 404)
+    refused(client.post(f"/api/events/{2**64}/draw", headers=organiser), 404)
     refused(
         client.post(f"/api/events/{event['id']}/draw", json={"seed": "x"}, headers=organiser), 422
     )
@@ -381,3 +388,340 @@ def test_history_lists_an_events_matches_with_their_event(client: FlaskClient):
     listed = client.get("/api/matches").json["matches"]
     assert {m["event"]["id"] for m in listed} == {event["id"]}
     assert sorted(m["event"]["table"] for m in listed) == [1, 2]
+
+
+# --- hardening: imports take nothing over, closed rounds stay closed, draws wait for nobody ---
+
+
+def database(app: Flask) -> dict[str, list[tuple]]:
+    """Every row of every table: what a refused request must leave as it was."""
+    db = store.connect(app.config["DATABASE"])
+    try:
+        names = [row[0] for row in db.execute("select name from sqlite_master where type='table'")]
+        return {
+            name: sorted(db.execute(f"select * from {name}").fetchall(), key=repr) for name in names
+        }
+    finally:
+        db.close()
+
+
+def other_phone(app: Flask) -> Database:
+    """A connection of another process to the app's file; it waits a moment at most for the
+    write lock, so a change made while a draw holds it fails at once."""
+    db = Database(sqlite3.connect(app.config["DATABASE"], timeout=0.2))
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def elsewhere(tmp_path, name: str = "other") -> FlaskClient:
+    """A client of another Tablescore, over its own file."""
+    settings = {"TESTING": True, "DATABASE": str(tmp_path / f"{name}.sqlite"), "SECRET_KEY": "t"}
+    return create_app(settings).test_client()
+
+
+def played_event(client: FlaskClient, **changed) -> tuple[dict, dict[str, str], dict]:
+    """An event with its first round played and its second drawn; return it, the organiser's
+    header and its export."""
+    event, organiser = start_event(client, rounds=2, **changed)
+    finish_round(client, draw_round(client, event["id"], organiser, seed=7), organiser)
+    draw_round(client, event["id"], organiser)
+    return event, organiser, client.get(f"/api/events/{event['id']}/export").json
+
+
+def test_an_event_import_takes_over_no_match_stored_here(client: FlaskClient, app: Flask):
+    event, organiser, document = played_event(client)
+    taken = document["tables"][0]["match"]
+    forged = document | {"uid": "forged", "name": "Mine now"}
+    before = database(app)
+    body = refused(send(client, "POST", "/api/events/import", forged), 409)
+    assert taken in body["error"] and "nothing was imported" in body["error"]
+    assert "scorer_token" not in body
+    assert database(app) == before
+    # The owner's table plays on in its own event, and the owner's next round is drawn.
+    match = api_match(
+        client, client.get(f"/api/events/{event['id']}").json["tables"][1]["tables"][0]["match"]
+    )
+    assert match["event"]["id"] == event["id"]
+    assert event_count(client) == 1
+
+
+def test_an_event_import_never_moves_a_match_imported_before(client: FlaskClient, tmp_path):
+    _event, _organiser, document = played_event(client)
+    there = elsewhere(tmp_path)
+    first = document["matches"][0]
+    imported = there.post("/api/import", json=[first]).json
+    [(match_id, _token)] = imported["scorer_tokens"].items()
+    seen = there.get(f"/api/matches/{match_id}")
+    assert seen.json["event"] is None
+    body = refused(send(there, "POST", "/api/events/import", document), 409)
+    assert first["uid"] in body["error"]
+    assert len(there.get("/api/events").json["events"]) == 0
+    # The match is as it was: its ETag still names it, and it is still in no event.
+    tag = {"If-None-Match": seen.headers["ETag"]}
+    assert there.get(f"/api/matches/{match_id}", headers=tag).status_code == 304
+    assert there.get(f"/api/matches/{match_id}").json == seen.json
+
+
+def test_an_imported_events_matches_name_their_event_and_version(client: FlaskClient, tmp_path):
+    _event, _organiser, document = played_event(client)
+    there = elsewhere(tmp_path)
+    imported = there.post("/api/events/import", json=document)
+    assert imported.status_code == 201, imported.json
+    placed = {
+        table["match"]: (n["round"], table["table"])
+        for n in imported.json["tables"]
+        for table in n["tables"]
+    }
+    assert len(placed) == len(document["tables"]) == 4
+    for match_id, (n, number) in placed.items():
+        answer = there.get(f"/api/matches/{match_id}")
+        log = there.get(f"/api/matches/{match_id}/log").json["changes"]
+        assert answer.json["event"] == {"id": imported.json["id"], "round": n, "table": number}
+        assert answer.json["version"] == len(log)
+        assert answer.headers["ETag"] == f'W/"{answer.json["uid"]}-{len(log)}-en"'
+
+
+def test_a_table_of_a_closed_round_changes_no_more(client: FlaskClient, app: Flask):
+    event, organiser, _document = played_event(client)
+    tables = client.get(f"/api/events/{event['id']}").json["tables"]
+    closed, open_ = tables[0]["tables"][0]["match"], tables[1]["tables"][0]["match"]
+    client.keep(str(closed), organiser["Authorization"].removeprefix("Bearer "))
+    before = database(app)
+    for change in (
+        client.patch(f"/api/matches/{closed}", json={"note": "late"}, headers=organiser),
+        client.patch(f"/api/matches/{closed}", json={"played_at": "2026-12-05"}, headers=organiser),
+        client.put(f"{rounds_url(closed, 1)}/note", json={"note": "x"}, headers=organiser),
+    ):
+        assert "Round 1 of this match's event is closed" in refused(change, 409)["error"]
+    for page in (
+        client.post(
+            f"/matches/{closed}/details", data={"note": "late", "place": "", "played_at": ""}
+        ),
+        client.post(f"/matches/{closed}/rounds/1/note", data={"note": "x"}),
+    ):
+        assert page.status_code == 409 and "is closed" in page.get_data(as_text=True)
+    assert database(app) == before
+    # Handing the table to another phone, or playing it again, is no change of it.
+    assert (
+        client.post(f"/api/matches/{closed}/handoff", json={}, headers=organiser).status_code == 201
+    )
+    assert client.post(f"/api/matches/{closed}/rematch", headers=organiser).status_code == 201
+    # The round being played still takes its notes, until the event closes.
+    assert (
+        client.patch(f"/api/matches/{open_}", json={"note": "ok"}, headers=organiser).status_code
+        == 200
+    )
+    finish_round(client, {"tables": tables[1]["tables"]}, organiser)
+    assert client.post(f"/api/events/{event['id']}/close", headers=organiser).status_code == 200
+    refused(client.patch(f"/api/matches/{open_}", json={"place": "Bar"}, headers=organiser), 409)
+    refused(client.put(f"{rounds_url(open_, 1)}/note", json={"note": "y"}, headers=organiser), 409)
+    assert api_match(client, open_)["note"] == "ok"
+
+
+def test_a_round_is_drawn_outside_the_write_lock_and_again_if_the_event_changed(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    event, organiser = start_event(client, rounds=2)
+    finish_round(client, draw_round(client, event["id"], organiser, seed=7), organiser)
+    other, token = other_phone(app), event["scorer_token"]
+    standings, drawing = [], events.draw
+
+    def meanwhile(standing, *rest):
+        standings.append(list(standing))
+        if len(standings) == 1:
+            # Another phone withdraws a team while the round is being drawn: the write lock
+            # is free, and the draw is made again without it.
+            events.withdraw(other, event["id"], "Les As", token)
+        return drawing(standing, *rest)
+
+    monkeypatch.setattr(events, "draw", meanwhile)
+    drawn = draw_round(client, event["id"], organiser)
+    other.close()
+    assert "Les As" in standings[0] and len(standings) == 2 and "Les As" not in standings[1]
+    seated = [name for table in drawn["tables"] for name in table["seats"]]
+    assert sorted(seated + drawn["byes"]) == sorted(set(CONCOURS["teams"]) - {"Les As"})
+    assert len(drawn["tables"]) == 1 and len(drawn["byes"]) == 1
+    stored = client.get(f"/api/events/{event['id']}").json
+    assert stored["round"] == 2 and stored["tables"][1]["byes"] == drawn["byes"]
+    assert [t["seats"] for t in stored["tables"][1]["tables"]] == [
+        t["seats"] for t in drawn["tables"]
+    ]
+    match = api_match(client, drawn["tables"][0]["match"])
+    assert match["event"] == {"id": event["id"], "round": 2, "table": 1}
+    assert (
+        client.post(
+            rounds_url(match["id"]), json=coinche_deal(match), headers=organiser
+        ).status_code
+        == 201
+    )
+    assert len(client.get("/api/matches").json["matches"]) == 3
+
+
+def test_a_draw_the_event_keeps_changing_under_stores_nothing(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+):
+    event, organiser = start_event(client)
+    other, token, drawing = other_phone(app), event["scorer_token"], events.draw
+    late = iter(range(1, 10))
+
+    def meanwhile(*args):
+        n = next(late)
+        events.enter_late(
+            other, event["id"], {"name": f"T{n}", "players": [f"A{n}", f"B{n}"]}, token
+        )
+        return drawing(*args)
+
+    monkeypatch.setattr(events, "draw", meanwhile)
+    body = refused(client.post(f"/api/events/{event['id']}/draw", headers=organiser), 409)
+    other.close()
+    assert "kept changing" in body["error"] and next(late) == events.DRAW_ATTEMPTS + 1
+    stored = client.get(f"/api/events/{event['id']}").json
+    assert stored["round"] == 0 and client.get("/api/matches").json["total"] == 0
+    assert [e["name"] for e in stored["entrants"]][4:] == ["T1", "T2", "T3"]
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**64, -(2**63) - 1, 10**30, 1.5, True])
+def test_a_seed_beyond_what_is_kept_is_refused(client: FlaskClient, app: Flask, seed):
+    event, organiser = start_event(client)
+    _played, _organiser, document = played_event(client)
+    before = database(app)
+    # Written by the json module: the client's own JSON writes no integer beyond 64 bits.
+    drawing = client.post(
+        f"/api/events/{event['id']}/draw",
+        data=json.dumps({"seed": seed}),
+        content_type="application/json",
+        headers=organiser,
+    )
+    refused(drawing, 422, "seed", "from -9223372036854775808 to 9223372036854775807")
+    document["draws"][0]["seed"] = seed
+    refused(
+        send(client, "POST", "/api/events/import", document | {"uid": "seeded"}), 422,
+        "draws.0.seed", "9223372036854775807",
+    )  # fmt: skip
+    assert database(app) == before
+
+
+@pytest.mark.parametrize("seed", [2**63 - 1, -(2**63)])
+def test_the_largest_seeds_draw_and_travel(client: FlaskClient, tmp_path, seed: int):
+    event, organiser = start_event(client, rounds=1)
+    drawn = draw_round(client, event["id"], organiser, seed=seed)
+    again, again_organiser = start_event(client, rounds=1)
+    repeat = draw_round(client, again["id"], again_organiser, seed=seed)
+    assert [t["seats"] for t in repeat["tables"]] == [t["seats"] for t in drawn["tables"]]
+    document = client.get(f"/api/events/{event['id']}/export").json
+    assert document["draws"][0]["seed"] == seed
+    there = elsewhere(tmp_path)
+    imported = there.post("/api/events/import", json=document)
+    assert imported.status_code == 201, imported.json
+    assert there.get(f"/api/events/{imported.json['id']}/export").json == document
+
+
+def forged(document: dict, path: str, value) -> dict:
+    """The document under a new uid, with one value changed at a dotted path."""
+    changed = copy.deepcopy(document) | {"uid": "forged"}
+    *parents, last = path.split(".")
+    at = changed
+    for key in parents:
+        at = at[int(key)] if isinstance(at, list) else at[key]
+    at[int(last) if isinstance(at, list) else last] = value
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "field", "words"),
+    [
+        ("entrants.3", {"name": "Les As", "players": ["Gus", "Hana"]}, "entrants.3.name", "twice"),
+        ("entrants.3.name", "les as", "entrants.3.name", "twice"),
+        ("entrants.0.name", ["Les As"], "entrants.0.name", "needs a name"),
+        ("options", "coinche", "options", "must be an object"),
+        ("options", [["variant", "coinche"]], "options", "must be an object"),
+        ("tables.0.round", 2**70, "tables.0", "Each table"),
+        ("tables.0.table", 0, "tables.0", "Each table"),
+        ("tables.0.match", ["x"], "tables.0", "Each table"),
+        ("tables.1.table", 1, "tables.1", "Each table"),
+        ("draws.0.byes", ["Nobody"], "draws.0", "byes"),
+        ("draws.0.drawn_at", "yesterday", "draws.0.drawn_at", "UTC time"),
+        ("name", "Con\x1bcours", "name", "control"),
+        ("place", "Caf\u202eé", "place", "control"),
+    ],
+)
+def test_an_event_document_that_would_break_is_refused_and_nothing_stored(
+    client: FlaskClient, app: Flask, tmp_path, path, value, field, words
+):
+    _event, _organiser, document = played_event(client)
+    there = elsewhere(tmp_path)
+    refused(
+        send(there, "POST", "/api/events/import", forged(document, path, value)), 422, field, words
+    )
+    assert there.get("/api/events").json["events"] == []
+    assert there.get("/api/matches").json["total"] == 0
+
+
+def test_a_match_at_a_table_seats_entrants_of_the_event(client: FlaskClient, tmp_path):
+    _event, _organiser, document = played_event(client)
+    outsider = copy.deepcopy(document)
+    outsider["entrants"][0]["name"] = "Les Valets"
+    there = elsewhere(tmp_path)
+    body = refused(send(there, "POST", "/api/events/import", outsider), 422)
+    assert "Les As" in body["error"] and "not entrants" in body["error"]
+    assert there.get("/api/matches").json["total"] == 0
+
+
+def test_a_player_entered_twice_in_an_imported_event_is_refused(client: FlaskClient, tmp_path):
+    event, organiser = start_event(
+        client, game="rami", teams=None, options={}, players=["Ana", "Bo", "Cy", "Di"], rounds=1
+    )
+    document = client.get(f"/api/events/{event['id']}/export").json
+    twice = forged(document, "entrants.3.name", " ana ")
+    there = elsewhere(tmp_path)
+    refused(send(there, "POST", "/api/events/import", twice), 422, "entrants.3.name", "twice")
+    assert there.get("/api/events").json["events"] == []
+
+
+def test_the_length_of_the_matches_is_the_events_deals_however_it_is_said(
+    client: FlaskClient, app: Flask
+):
+    said = {"options": {"variant": "coinche", "match_deals": 2}}
+    event, organiser = start_event(client, deals=None, rounds=1, **said)
+    assert (event["deals"], event["options"]["match_deals"]) == (2, 2)
+    table = draw_round(client, event["id"], organiser)["tables"][0]["match"]
+    for n in (1, 2):
+        answer = client.post(
+            rounds_url(table), json=coinche_deal(api_match(client, table)), headers=organiser
+        )
+        assert answer.status_code == 201
+        assert answer.json["match"]["status"] == ("finished" if n == 2 else "playing")
+    assert start_event(client, deals=2, **said)[0]["deals"] == 2
+    before = database(app)
+    refused(send(client, "POST", "/api/events", CONCOURS | said), 422, "options.match_deals", "(1)")
+    refused(
+        send(client, "POST", "/api/events", CONCOURS | {"options": {"match_deals": 0}}),
+        422, "options.match_deals", "between 1 and 500",
+    )  # fmt: skip
+    assert database(app) == before
+
+
+def test_an_event_exported_and_imported_is_the_same_event(client: FlaskClient, tmp_path):
+    teams = dict(CONCOURS["teams"]) | {"Trefle": ["Ivo", "Jo"]}
+    said = {"options": {"variant": "coinche", "match_deals": 1}}
+    event, organiser = start_event(client, teams=teams, deals=None, rounds=2, place="Café", **said)
+    finish_round(client, draw_round(client, event["id"], organiser, seed=3), organiser)
+    client.post(f"/api/events/{event['id']}/withdraw", json={"name": "Pique"}, headers=organiser)
+    late = {"name": "Carreau", "players": ["Kim", "Lou"]}
+    client.post(f"/api/events/{event['id']}/entrants", json=late, headers=organiser)
+    finish_round(client, draw_round(client, event["id"], organiser), organiser)
+    assert client.post(f"/api/events/{event['id']}/close", headers=organiser).status_code == 200
+    document = client.get(f"/api/events/{event['id']}/export").json
+    # Drawn earlier than this second: an import keeps when each round was drawn.
+    for n, drawn in enumerate(document["draws"]):
+        drawn["drawn_at"] = f"2026-12-05T20:0{n}:00Z"
+    there = elsewhere(tmp_path)
+    imported = there.post("/api/events/import", json=document)
+    assert imported.status_code == 201, imported.json
+    assert there.get(f"/api/events/{imported.json['id']}/export").json == document
+    here = client.get(f"/api/events/{event['id']}").json
+    local = ("id", "url", "html_url", "standings_url", "tables", "scorer_token", "imported")
+    assert {k: v for k, v in imported.json.items() if k not in local} == {
+        k: v for k, v in here.items() if k not in local
+    }
+    assert imported.json["deals"] == 1 and imported.json["closed_at"] == here["closed_at"]

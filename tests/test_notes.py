@@ -3,9 +3,11 @@ change log, in exports and imports, and a history filtered by place."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 
+import pytest
 from api_helpers import api_match, refused, rounds_url, snapshot, start_match, unchanged
 from flask.testing import FlaskClient
 from html_reader import parse
@@ -175,3 +177,92 @@ def test_a_note_moves_the_matchs_version_for_its_watchers(client: FlaskClient):
     client.put(f"{rounds_url(match_id, 1)}/note", json={"note": "late"})
     assert client.get(f"/api/matches/{match_id}", headers={"If-None-Match": tag}).status_code == 200
     assert snapshot(client, match_id) != before
+
+
+HIDDEN = ["\x00", "\x07", "\x1b", "\x0b", "\u202e"]
+"""NUL, BEL, ESC, VT and the right-to-left override: no name holds them, nor a note or place."""
+
+
+@pytest.mark.parametrize("hidden", HIDDEN)
+def test_a_note_or_place_holding_a_control_character_is_refused(client: FlaskClient, hidden):
+    match_id = rami(client, HAND)
+    typed = f"Cup{hidden}final"
+    with unchanged(client, match_id):
+        for field in ("note", "place"):
+            body = refused(
+                client.patch(f"/api/matches/{match_id}", json={field: typed}), 422, field
+            )
+            assert "control or invisible formatting" in body["error"]
+        refused(client.put(f"{rounds_url(match_id, 1)}/note", json={"note": typed}), 422, "note")
+        page = client.post(
+            f"/matches/{match_id}/details", data={"note": "", "place": typed, "played_at": ""}
+        )
+        assert page.status_code == 422
+        assert "control or invisible formatting" in parse(page).text()
+        noted = client.post(f"/matches/{match_id}/rounds/1/note", data={"note": typed})
+        assert noted.status_code == 422
+        assert parse(noted).find("input", name="note").attrs["aria-invalid"] == "true"
+
+
+def test_a_note_keeps_joiners_between_letters(client: FlaskClient):
+    match_id = rami(client, HAND)
+    persian, family = "می\u200cخواهم", "👨\u200d👩\u200d👧"
+    answer = client.patch(f"/api/matches/{match_id}", json={"note": f"{persian} {family}"})
+    assert answer.status_code == 200 and answer.json["note"] == f"{persian} {family}"
+    refused(client.patch(f"/api/matches/{match_id}", json={"place": "\u200cBar"}), 422, "place")
+
+
+@pytest.mark.parametrize("hidden", HIDDEN)
+def test_an_import_refuses_a_note_holding_a_control_character(
+    client: FlaskClient, tmp_path, hidden
+):
+    match_id = rami(client, HAND)
+    client.patch(f"/api/matches/{match_id}", json={"note": "Final"})
+    client.put(f"{rounds_url(match_id, 1)}/note", json={"note": "late"})
+    document = client.get(f"/api/matches/{match_id}/export?format=json").json
+    other = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "o.sqlite"), "SECRET_KEY": "t"}
+    ).test_client()
+    details = next(i for i, entry in enumerate(document["log"]) if entry["action"] == "details")
+    spoofed = copy.deepcopy(document)
+    spoofed["log"][details]["input"]["note"] = spoofed["note"] = f"Fi{hidden}nal"
+    refused(other.post("/api/import", json=[spoofed]), 422, f"0.log.{details}.note", "control")
+    noted = next(i for i, entry in enumerate(document["log"]) if entry["action"] == "note")
+    spoofed = copy.deepcopy(document)
+    spoofed["log"][noted]["input"]["note"] = spoofed["round_records"][0]["note"] = f"la{hidden}te"
+    refused(other.post("/api/import", json=[spoofed]), 422, f"0.log.{noted}.input.note", "control")
+    assert other.get("/api/matches").json["total"] == 0
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00"])
+def test_a_moment_beyond_the_calendar_in_utc_is_refused(client: FlaskClient, moment: str):
+    match_id = rami(client, HAND)
+    with unchanged(client, match_id):
+        body = refused(
+            client.patch(f"/api/matches/{match_id}", json={"played_at": moment}), 422, "played_at"
+        )
+        assert "outside the calendar" in body["error"]
+        page = client.post(
+            f"/matches/{match_id}/details", data={"note": "", "place": "", "played_at": moment}
+        )
+        assert page.status_code == 422 and "outside the calendar" in parse(page).text()
+
+
+def test_the_first_and_last_days_of_the_calendar_are_kept_whole(client: FlaskClient, tmp_path):
+    match_id = rami(client, HAND)
+    first = client.patch(
+        f"/api/matches/{match_id}", json={"played_at": "0001-01-01T10:00:00+09:00"}
+    )
+    assert first.json["played_at"] == "0001-01-01T01:00:00Z"
+    last = client.patch(f"/api/matches/{match_id}", json={"played_at": "9999-12-31T23:59:59Z"})
+    assert last.json["played_at"] == "9999-12-31T23:59:59Z"
+    client.patch(f"/api/matches/{match_id}", json={"played_at": "0999-06-01"})
+    document = client.get(f"/api/matches/{match_id}/export?format=json").json
+    assert document["played_at"] == "0999-06-01T00:00:00Z"
+    other = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "o.sqlite"), "SECRET_KEY": "t"}
+    ).test_client()
+    imported = other.post("/api/import", json=[document])
+    assert imported.status_code == 200, imported.json
+    [there] = imported.json["scorer_tokens"]
+    assert api_match(other, int(there))["played_at"] == "0999-06-01T00:00:00Z"

@@ -1,17 +1,43 @@
 """Ratings: Elo worked by hand for two sides, partners and a table of four, derived again when
-a finished match is corrected, removed or imported — on the API, the player page and the board."""
+a finished match is corrected, removed or imported — on the API, the player page and the board.
+Kept between reads: a round of a match still played derives nothing, a finish, correction,
+import or rename reads only its board from the first match it changed, in this process and in
+another over the same file, and what is kept always equals rating everything from scratch."""
 
 from __future__ import annotations
 
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
 import pytest
 from api_helpers import play, refused, rounds_url, start_match
+from flask import Flask
 from flask.testing import FlaskClient
 from html_reader import parse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import matches
+import players
+import ratings
+import store
 from app import create_app
+from scorers import Refusal
 from scorers.ratings import Finished, expected, moves, places, rate
+from tests.conftest import ScoringPhone
 
 RAMI_TO_10 = {"game": "rami", "options": {"target": 10}}
+BOARD_10 = ("rami", '{"target": 10}')
+"""The board Rami to 10 is rated on: its game and variant, as stored."""
 
 
 def won_by(winner: str, loser: str) -> dict:
@@ -57,7 +83,7 @@ def test_partners_both_move_by_their_sides_move_and_a_shared_place_is_half():
             2, ("belote", "{}"), {"NS": ("ana", "bo"), "EW": ("cy", "di")}, {"NS": 1, "EW": 1}
         ),
     ]
-    board = rate(history)[("belote", "{}")]
+    board = rate(history)[("belote", "{}")].ratings
     assert (board["ana"].rating, board["cy"].rating) == (1516, 1516)
     assert (board["bo"].rating, board["di"].rating) == (1484, 1484)
     # Match 2: NS (1516 + 1484) / 2 = 1500 against EW (1516 + 1484) / 2 = 1500, level: no move.
@@ -157,3 +183,285 @@ def test_imported_matches_are_rated_as_if_played_here(client: FlaskClient, tmp_p
     assert other.get("/api/players/Ana").status_code == 404
     assert other.post("/api/import", json=history).status_code == 200
     assert (rating_of(other, "Ana"), rating_of(other, "Bo")) == (1499, 1501)
+
+
+Read = tuple[tuple[str, str], int] | None
+"""A read of finished matches for ratings: the board and the match it reads from, or None
+for every board from the first match (rating from scratch)."""
+
+
+def recording(made: list[Read]) -> Callable[..., list[tuple[Any, ...]]]:
+    """Wrap store.finished_seats so that every read ratings make is noted in `made`."""
+    read = store.finished_seats
+
+    def recorded(db, board=None, since=("", 0)):
+        made.append(None if board is None else (board, since[1]))
+        return read(db, board, since)
+
+    return recorded
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Read]:
+    """Record every read of finished matches ratings make, in this process."""
+    made: list[Read] = []
+    monkeypatch.setattr(store, "finished_seats", recording(made))
+    return made
+
+
+def stamp_of(app: Flask) -> int:
+    """The stamp ratings are kept under, as any process reads it from the file."""
+    with closing(store.connect(app.config["DATABASE"])) as db:
+        return store.history_stamp(db)
+
+
+def test_a_round_of_a_match_still_played_rates_nothing_again(
+    app: Flask, client: FlaskClient, reads: list[Read]
+):
+    rami_match(client, "Ana", "Bo")
+    assert rating_of(client, "Ana") == 1516
+    assert reads == [None]
+    stamp, playing = stamp_of(app), start_match(client, RAMI_TO_10 | {"players": ["Ana", "Cy"]})
+    play(
+        client,
+        playing["id"],
+        {"outcome": "out", "winner": "Cy", "hands": {"Ana": {"points": 5, "melded": True}}},
+    )
+    assert stamp_of(app) == stamp
+    assert rating_of(client, "Ana") == 1516
+    [board] = client.get("/api/ratings?game=rami").json["boards"]
+    assert board["unranked"] == 2
+    assert reads == [None]
+
+
+def test_a_new_finish_is_rated_on_top_of_the_kept_ratings(client: FlaskClient, reads: list[Read]):
+    rami_match(client, "Ana", "Bo")
+    assert rating_of(client, "Ana") == 1516
+    last = rami_match(client, "Ana", "Cy")
+    # Ana at 1516 beats Cy at 1500: expected 0.523, so Ana takes 15.26.
+    assert [rating_of(client, name) for name in ("Ana", "Bo", "Cy")] == [1531, 1484, 1485]
+    assert reads == [None, (BOARD_10, last["id"])]
+
+
+def test_a_match_started_earlier_and_finished_later_is_rated_in_its_place(
+    client: FlaskClient, reads: list[Read]
+):
+    earlier = start_match(client, RAMI_TO_10 | {"players": ["Ana", "Bo"]})
+    rami_match(client, "Cy", "Ana")
+    assert rating_of(client, "Ana") == 1484
+    play(client, earlier["id"], won_by("Ana", "Bo"))
+    # Rated in the order started: Ana beats Bo (1516), then Cy (1500) beats her: 16.74.
+    assert [rating_of(client, name) for name in ("Ana", "Bo", "Cy")] == [1499, 1484, 1517]
+    assert reads == [None, (BOARD_10, earlier["id"])]
+
+
+def test_a_correction_removal_or_restore_rates_only_its_board_from_that_match(
+    client: FlaskClient, reads: list[Read]
+):
+    first = rami_match(client, "Ana", "Bo")
+    rami_match(client, "Bo", "Ana")
+    to_20 = start_match(
+        client, {"game": "rami", "options": {"target": 20}, "players": ["Ana", "Bo"]}
+    )
+    play(client, to_20["id"], won_by("Ana", "Bo"), won_by("Ana", "Bo"))
+
+    def ana() -> list[tuple[str, int]]:
+        return [(r["variant"], r["rating"]) for r in client.get("/api/players/Ana").json["ratings"]]
+
+    assert ana() == [("Rami, to 10", 1499), ("Rami, to 20", 1516)]
+    fixed = client.put(rounds_url(first["id"], 1), json=won_by("Bo", "Ana"))
+    assert fixed.status_code == 200, fixed.json
+    assert ana() == [("Rami, to 10", 1469), ("Rami, to 20", 1516)]
+    removed = client.delete(rounds_url(first["id"], 1))
+    assert removed.status_code == 200, removed.json
+    assert ana() == [("Rami, to 10", 1484), ("Rami, to 20", 1516)]
+    [back] = removed.json["match"]["removed"]
+    restored = client.post(f"/api/matches/{first['id']}/removed/{back['id']}/restore")
+    assert restored.status_code == 200, restored.json
+    assert ana() == [("Rami, to 10", 1469), ("Rami, to 20", 1516)]
+    assert reads == [None, *[(BOARD_10, first["id"])] * 3]
+
+
+def test_a_rename_or_a_merge_rates_again_from_the_players_first_match(
+    client: FlaskClient, reads: list[Read]
+):
+    first = rami_match(client, "Bo", "Cy")
+    second = rami_match(client, "Ana", "Bo")
+    rami_match(client, "Ana", "Di")
+    assert [rating_of(client, name) for name in ("Ana", "Cy", "Di")] == [1532, 1484, 1485]
+    assert client.post("/api/players/Ana/rename", json={"to": "Anna"}).status_code == 200
+    assert rating_of(client, "Anna") == 1532
+    assert reads == [None, (BOARD_10, second["id"])]
+    # Di and Cy never met: one person under two names, now rated as Cy from Cy's first match.
+    assert client.post("/api/players/Di/rename", json={"to": "Cy"}).status_code == 200
+    found = client.get("/api/players/Cy").json["ratings"]
+    assert [(r["rating"], r["matches"]) for r in found] == [(1470, 2)]
+    assert rating_of(client, "Anna") == 1531
+    assert reads[2:] == [(BOARD_10, first["id"])]
+
+
+def test_an_import_of_older_matches_rates_the_board_again_from_the_oldest(
+    client: FlaskClient, reads: list[Read], tmp_path
+):
+    rami_match(client, "Cy", "Ana")
+    assert rating_of(client, "Ana") == 1484
+    elsewhere = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "t"}
+    )
+    elsewhere.test_client_class = ScoringPhone
+    other = elsewhere.test_client()
+    rami_match(other, "Ana", "Bo")
+    exported = other.get("/api/export").get_data(as_text=True)
+    older = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "2020-01-01T10:00:00Z", exported)
+    reads.clear()
+    assert client.post("/api/import", json=json.loads(older)).status_code == 200
+    # Played in 2020, the import's match comes first: Ana beats Bo, then loses to Cy.
+    assert [rating_of(client, name) for name in ("Ana", "Bo", "Cy")] == [1499, 1484, 1517]
+    [imported] = [m for m in client.get("/api/matches").json["matches"] if "Bo" in m["players"]]
+    assert reads == [(BOARD_10, imported["id"])]
+
+
+OTHER_PROCESS = """
+import json, sys
+from app import create_app
+client = create_app({"TESTING": True, "DATABASE": sys.argv[1], "SECRET_KEY": "t"}).test_client()
+for path in sys.stdin:
+    print(json.dumps(client.get(path.strip()).get_json()), flush=True)
+"""
+"""Another server process over the same file, with its own ratings kept: it reads each path
+it is given and answers the JSON on one line."""
+
+
+@pytest.fixture
+def other_process(app: Flask) -> Iterator[Any]:
+    """Start another process reading the app's file; return a function that asks it a path."""
+    with subprocess.Popen(
+        [sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"]],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    ) as other:
+
+        def ask(path: str) -> Any:
+            other.stdin.write(f"{path}\n")
+            other.stdin.flush()
+            return json.loads(other.stdout.readline())
+
+        yield ask
+        other.stdin.close()
+
+
+def test_a_change_made_in_one_process_is_rated_by_the_others_next_read(
+    client: FlaskClient, other_process: Any
+):
+    def theirs(name: str) -> list[tuple[str, int]]:
+        found = other_process(f"/api/players/{name}")["ratings"]
+        return [(r["variant"], r["rating"]) for r in found]
+
+    first = rami_match(client, "Ana", "Bo")
+    assert theirs("Ana") == [("Rami, to 10", 1516)]
+    rami_match(client, "Bo", "Ana")
+    assert theirs("Ana") == [("Rami, to 10", 1499)]
+    assert client.put(rounds_url(first["id"], 1), json=won_by("Bo", "Ana")).status_code == 200
+    assert theirs("Bo") == [("Rami, to 10", 1531)]
+    assert client.post("/api/players/Ana/rename", json={"to": "Anna"}).status_code == 200
+    assert theirs("Anna") == [("Rami, to 10", 1469)]
+    assert rating_of(client, "Anna") == 1469
+
+
+def test_the_results_log_is_only_ever_added_to(app: Flask, client: FlaskClient):
+    rami_match(client, "Ana", "Bo")
+    with closing(store.connect(app.config["DATABASE"])) as db:
+        for statement in ("update results set match_id = 2", "delete from results"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(statement)
+        assert store.history_stamp(db) == 1
+
+
+# --- kept and moved on, or rated from scratch: the same ratings -------------------------------
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
+STEP = st.tuples(
+    st.sampled_from(
+        ("start",) * 2 + ("play",) * 5 + ("correct",) * 2 + ("remove", "restore", "rename")
+    ),
+    st.integers(0, 99),
+    st.integers(0, 99),
+)
+"""What happens next at the club, and two numbers that pick who, which match and which round."""
+
+
+def step(db: Any, action: str, a: int, b: int) -> None:
+    """Start a match of Rami to 10 or 20, play, correct, remove or restore a round, or rename a
+    player (to a new name, or merging into another); a refused step changes nothing."""
+    found = store.rows(db, "select id, status from matches order by id")
+    playing = [row["id"] for row in found if row["status"] != store.FINISHED]
+    chosen = playing if action == "play" else [row["id"] for row in found]
+    if action == "start" or not chosen:
+        seated = [NAMES[(a + i) % len(NAMES)] for i in range(2 + b % 2)]
+        matches.start(
+            db, {"game": "rami", "options": {"target": 10 + 10 * (b % 2)}, "players": seated}
+        )
+        return
+    match = matches.load(db, chosen[-1 - a % len(chosen)])
+    table = match.table.players
+    rounds = match.replay.rounds
+    entered = {
+        "outcome": "out",
+        "winner": table[b % len(table)],
+        "hands": {
+            p: {"points": (4, 12, 24)[(a + b) % 3], "melded": True}
+            for p in table
+            if p != table[b % len(table)]
+        },
+    }
+    try:
+        if action == "play":
+            matches.add_round(db, match.id, entered)
+        elif action == "correct" and rounds:
+            matches.correct_round(db, match.id, 1 + b % len(rounds), entered)
+        elif action == "remove" and rounds:
+            matches.remove_round(db, match.id, 1 + b % len(rounds))
+        elif action == "restore" and match.removed:
+            matches.restore_round(db, match.id, match.removed[b % len(match.removed)].id)
+        elif action == "rename":
+            names = [player["name"] for player in store.players(db)]
+            players.rename(db, names[a % len(names)], {"to": NAMES[b % len(NAMES)] + "x" * (b % 2)})
+    except (Refusal, matches.Conflict, matches.NotFound):
+        pass
+
+
+def as_values(boards: dict[tuple[str, str], Any]) -> dict[tuple[str, str], Any]:
+    """Every rating of every board, exactly, with the matches each board rated."""
+    return {
+        board: (
+            {p: (r.rating, r.matches, r.path) for p, r in kept.ratings.items()},
+            list(kept.rated),
+        )
+        for board, kept in boards.items()
+    }
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.lists(STEP, min_size=8, max_size=24))
+def test_ratings_kept_and_moved_on_are_the_ratings_rated_from_scratch(steps):
+    read, made = store.finished_seats, []
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(store, "finished_seats", recording(made)),
+    ):
+        path = str(Path(folder) / "club.sqlite")
+        store.prepare(path)
+        with closing(store.connect(path)) as db:
+            for action, a, b in steps:
+                step(db, action, a, b)
+                scratch = rate(ratings.finished(read(db)))
+                assert as_values(ratings.boards(db)) == as_values(scratch)
+    assert made[:1] == [None] and None not in made[1:]

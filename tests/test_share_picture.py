@@ -12,6 +12,9 @@ from flask.testing import FlaskClient
 from html_reader import parse
 from PIL import Image
 
+import matches
+import store
+
 SVG = "{http://www.w3.org/2000/svg}"
 BELOTE = {
     "game": "belote",
@@ -121,3 +124,52 @@ def test_an_events_standings_are_a_picture_too(client: FlaskClient, kind: str):
         assert "Concours du samedi" in said and "Les As" in said
     else:
         assert Image.open(io.BytesIO(response.data)).width == 720
+
+
+WRITTEN = [
+    ("Tom & Jerry <3", 'Chez "Bo" & l\'Ami > tout'),
+    ("بازی خوب بود، فردا دوباره", "کافه‌ی پارس"),
+    ("مباراة رائعة 🎉", "مقهى النجمة"),
+    ("👨\u200d👩\u200d👧 en famille 🃏", "Café 😀"),
+]
+"""Notes and places as tables write them: markup signs, Persian and Arabic, emoji."""
+
+
+@pytest.mark.parametrize(("note", "place"), WRITTEN)
+def test_every_note_and_place_gives_a_well_formed_svg(client: FlaskClient, note, place):
+    match_id = finished_belote(client)
+    answer = client.patch(f"/api/matches/{match_id}", json={"note": note, "place": place})
+    assert answer.status_code == 200, answer.json
+    for language in ("en", "fa"):
+        with client.session_transaction() as session:
+            session["language"] = language
+        said = [t.text for t in texts(client.get(f"/matches/{match_id}/picture.svg").data)]
+        assert note in said
+        assert any(text.endswith(f" · {place}") for text in said)
+    assert Image.open(io.BytesIO(client.get(f"/matches/{match_id}/picture.png").data)).width == 720
+
+
+def test_control_characters_an_older_database_holds_are_left_out_of_the_picture(
+    client: FlaskClient, app
+):
+    match_id = finished_belote(client)
+    event, organiser = start_event(client, rounds=1)
+    finish_round(client, draw_round(client, event["id"], organiser), organiser)
+    db = store.connect(app.config["DATABASE"])
+    with store.writing(db):
+        db.execute(
+            "update matches set note = ?, place = ? where id = ?",
+            ["Cup\x00 fi\x1bnal\u202e", "\x07Bar\x0b", match_id],
+        )
+        db.execute(
+            "update events set name = ?, place = ? where id = ?",
+            ["Con\x00cours", "Ca\x1bfé", event["id"]],
+        )
+    db.close()
+    # As a server started over that file reads it.
+    matches.REPLAYED.kept.clear()
+    said = [t.text for t in texts(client.get(f"/matches/{match_id}/picture.svg").data)]
+    assert "Cup final" in said and any(text.endswith(" · Bar") for text in said)
+    standings = [t.text for t in texts(client.get(f"/events/{event['id']}/standings.svg").data)]
+    assert "Concours" in standings and any("Café" in text for text in standings)
+    assert client.get(f"/matches/{match_id}/picture.png").status_code == 200

@@ -5,7 +5,10 @@ from __future__ import annotations
 import copy
 import io
 import json
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ import transfer
 from app import create_app
 from tests.api_helpers import send
 from tests.html_reader import alerts, parse
+from web import transfer as web_transfer
 
 # --- small legal matches of every game --------------------------------------------------------
 
@@ -397,6 +401,8 @@ def rows(app: Flask) -> dict[str, int]:
 def test_an_import_is_out_of_sight_until_its_last_batch_is_in(
     there: FlaskClient, elsewhere: Flask, three: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Watched from inside: the import runs in this process, where the patches are.
+    elsewhere.config["IMPORT_APART"] = False
     monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)
     finish, midway = store.finish_import, []
 
@@ -426,6 +432,8 @@ def test_an_import_failing_on_the_way_leaves_nothing(
     three: list,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The disk fills inside this process, where the patch is.
+    elsewhere.config["IMPORT_APART"] = False
     import_(there, three[:1])
     before = rows(elsewhere)
     monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)
@@ -448,30 +456,73 @@ def test_an_import_failing_on_the_way_leaves_nothing(
     assert outcome(import_(there, documents))["imported"] == [d["uid"] for d in documents]
 
 
-def test_an_import_that_died_holds_its_matches_a_while_then_is_dropped(
+DYING_IMPORT = """
+import json, os, signal, sys
+import store, transfer
+
+db = store.connect(sys.argv[1])
+incoming = transfer.read_history(json.loads(sys.argv[2]))
+with store.writing(db):
+    import_id = store.begin_import(db, store.now_utc())
+    transfer.keep(db, incoming[0], import_id)
+print("stored", flush=True)
+if sys.argv[3] == "die":
+    os.kill(os.getpid(), signal.SIGKILL)
+sys.stdin.read()
+"""
+
+
+def importing_apart(database: str, documents: list, then: str) -> subprocess.Popen:
+    """Start an import in a process of its own that stores one match out of sight, then dies
+    (kill -9) or waits for its standard input to close."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", DYING_IMPORT, database, json.dumps(documents), then],
+        cwd=Path(__file__).resolve().parent.parent,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "stored\n"
+    return process
+
+
+def test_an_import_under_way_in_another_process_holds_its_matches(
     there: FlaskClient, elsewhere: Flask, three: list
 ) -> None:
-    db = store.connect(elsewhere.config["DATABASE"])
-    incoming = transfer.read_history(three[:1])
-    with store.writing(db):
-        import_id = store.begin_import(db, store.now_utc())
-        transfer.keep(db, incoming[0], import_id)
-    # The process died here. Whether that match will be stored is not known yet.
-    answer = import_(there, three)
-    assert answer.status_code == 409, answer.json
-    assert "another import" in answer.json["error"].casefold()
-    assert rows(elsewhere)["matches"] == 1
-    page = there.post(
-        "/import", data={"document": (io.BytesIO(json.dumps(three).encode()), "x.json")}
-    )
-    assert page.status_code == 409 and "Another import" in page.get_data(as_text=True)
-    # Once it has stored nothing for a while it is taken as dead and dropped whole.
-    old = f"{store.now_utc()[:4]}-01-01T00:00:00Z"
-    with store.writing(db):
-        db.execute("update imports set touched_utc = ? where id = ?", [old, import_id])
-    db.close()
+    with importing_apart(elsewhere.config["DATABASE"], three[:1], "wait") as process:
+        # Whether that match will be stored is not known yet.
+        answer = import_(there, three)
+        assert answer.status_code == 409, answer.json
+        assert "another import" in answer.json["error"].casefold()
+        assert rows(elsewhere)["matches"] == 1
+        page = there.post(
+            "/import", data={"document": (io.BytesIO(json.dumps(three).encode()), "x.json")}
+        )
+        assert page.status_code == 409 and "Another import" in page.get_data(as_text=True)
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+
+
+def test_a_retry_after_the_importing_process_was_killed_succeeds_at_once(
+    there: FlaskClient, elsewhere: Flask, three: list
+) -> None:
+    with importing_apart(elsewhere.config["DATABASE"], three[:1], "die") as process:
+        assert process.wait(timeout=30) == -signal.SIGKILL
+    assert rows(elsewhere)["imports"] == 1 and rows(elsewhere)["matches"] == 1
+    # No timer to wait for: its lock went with it, and so do its hidden rows.
     assert outcome(import_(there, three))["imported"] == [d["uid"] for d in three]
     assert rows(elsewhere)["imports"] == 0 and rows(elsewhere)["matches"] == 3
+    assert not list(Path(elsewhere.config["DATABASE"]).parent.glob("*.import-*.lock"))
+
+
+def test_what_a_killed_import_left_is_dropped_when_the_server_starts(
+    elsewhere: Flask, three: list
+) -> None:
+    database = elsewhere.config["DATABASE"]
+    with importing_apart(database, three[:1], "die") as process:
+        assert process.wait(timeout=30) == -signal.SIGKILL
+    create_app(settings(database))
+    assert rows(elsewhere)["imports"] == 0 and rows(elsewhere)["matches"] == 0
 
 
 def test_the_log_of_a_stored_match_stays_append_only_after_an_import(
@@ -973,3 +1024,135 @@ def test_an_export_is_one_moment_of_a_match_being_played(
     assert len(transfer.export_match(db, rami)["rounds"]) == 3
     db.close()
     other.close()
+
+
+# --- an import grants nothing over a match already here ---------------------------------------
+
+
+def scorers_of(app: Flask, match_id: int) -> list[tuple[Any, ...]]:
+    """Every scorer token a match was ever given (their digests and phones)."""
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return db.execute("select * from scorers where match_id = ?", [match_id]).fetchall()
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def here_twice(client: FlaskClient, rami: int) -> list[dict[str, Any]]:
+    """Two documents under the uid of the match here: its own history, and another one."""
+    mine = exported(client, rami)
+    other = start(client, {"game": "rami", "players": ["Di", "Ed"]}, out("Di", Ed=9))
+    return [mine, exported(client, other) | {"uid": mine["uid"]}]
+
+
+def test_the_import_api_gives_no_token_for_a_match_here(
+    app: Flask, client: FlaskClient, rami: int, here_twice: list
+) -> None:
+    tokens = scorers_of(app, rami)
+    importer = app.test_client()
+    answer = import_(importer, here_twice).json
+    assert (answer["skipped"], answer["conflicts"]) == (
+        [here_twice[0]["uid"]],
+        [here_twice[0]["uid"]],
+    )
+    assert answer["imported"] == [] and answer["scorer_tokens"] == {}
+    assert scorers_of(app, rami) == tokens
+    assert (
+        send(importer, "POST", f"/api/matches/{rami}/rounds", out("Bo", Ana=3)).status_code == 403
+    )
+
+
+def test_the_import_page_keeps_no_token_for_a_match_here(
+    app: Flask, client: FlaskClient, rami: int, here_twice: list
+) -> None:
+    tokens = scorers_of(app, rami)
+    importer = app.test_client()
+    response = upload(importer, json.dumps(here_twice).encode())
+    assert response.status_code == 302
+    with importer.session_transaction() as session:
+        assert session.get("scorer_tokens", {}) == {}
+    assert scorers_of(app, rami) == tokens
+    scoring = {"action": f"/matches/{rami}/rounds"}
+    assert parse(client.get(f"/matches/{rami}")).find("form", **scoring) is not None
+    assert parse(importer.get(f"/matches/{rami}")).find("form", **scoring) is None
+
+
+def test_flask_import_prints_no_token_for_a_match_here(
+    app: Flask, rami: int, here_twice: list, tmp_path: Path
+) -> None:
+    tokens = scorers_of(app, rami)
+    path = tmp_path / "here.json"
+    path.write_text(json.dumps(here_twice))
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "scorer token" not in result.output and "already here" in result.output
+    assert scorers_of(app, rami) == tokens
+
+
+# --- what one phone may ask of a server ----------------------------------------------------------
+
+
+def test_without_a_passcode_each_phone_imports_so_many_megabytes_an_hour(
+    tmp_path: Path, client: FlaskClient, rami: int
+) -> None:
+    documents = history(client)
+    guarded = create_app(settings(tmp_path / "open.sqlite", IMPORT_ALLOWANCE="2 per hour"))
+    phone = guarded.test_client()
+    assert import_(phone, documents).status_code == 200
+    assert import_(phone, documents).status_code == 200
+    before = rows(guarded)
+    refused = import_(phone, documents)
+    assert refused.status_code == 429
+    assert refused.json["error"] == (
+        "Too many imports from this phone: without a passcode this Tablescore takes 2 MB of "
+        "imports from each every 60 minutes. Wait a while, or ask whoever runs it to set a "
+        "passcode."
+    )
+    page = phone.post("/import", data={"document": (io.BytesIO(b"[]"), "x.json")})
+    assert page.status_code == 429 and "Too many imports" in page.get_data(as_text=True)
+    assert rows(guarded) == before
+    # Another phone has its own allowance.
+    other = guarded.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    assert import_(other, documents).status_code == 200
+
+
+def test_an_import_counts_a_megabyte_for_each_it_sends(
+    tmp_path: Path, client: FlaskClient, rami: int
+) -> None:
+    guarded = create_app(settings(tmp_path / "open.sqlite", IMPORT_ALLOWANCE="3 per hour"))
+    phone = guarded.test_client()
+    # Two megabytes and a bit of spaces around an empty list: three megabytes started.
+    large = b"[" + b" " * (2 * 2**20 + 1) + b"]"
+    answer = phone.post("/api/import", data=large, content_type="application/json")
+    assert answer.status_code == 200 and answer.json["imported"] == []
+    assert import_(phone, []).status_code == 429
+
+
+def test_with_a_passcode_its_holder_imports_without_a_count(
+    tmp_path: Path, client: FlaskClient, rami: int
+) -> None:
+    documents = history(client)
+    locked = create_app(
+        settings(tmp_path / "locked.sqlite", IMPORT_ALLOWANCE="1 per hour", PASSCODE="club")
+    )
+    phone = locked.test_client()
+    passcode = {"X-Tablescore-Passcode": "club"}
+    answers = [
+        phone.post("/api/import", json=documents, headers=passcode).status_code for _ in range(3)
+    ]
+    assert answers == [200, 200, 200]
+
+
+def test_a_third_export_written_at_once_is_told_when_to_come_back(client: FlaskClient) -> None:
+    for _ in range(web_transfer.EXPORTS_AT_ONCE):
+        assert web_transfer.exporting.acquire(blocking=False)
+    try:
+        busy = client.get("/api/export")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "10"
+        assert busy.json["error"].startswith("Other exports are being written right now.")
+    finally:
+        for _ in range(web_transfer.EXPORTS_AT_ONCE):
+            web_transfer.exporting.release()
+    assert client.get("/api/export").status_code == 200

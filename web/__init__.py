@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import hmac
+import sqlite3
+import time
+from typing import Any
 
 from flask import Response, current_app, g, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.storage import Storage
 from sqlite_utils import Database
 
 import access
 import store
+import store_tries
 
 
 def get_db() -> Database:
@@ -113,8 +118,54 @@ def passcode_refusal(door: str) -> str:
     )
 
 
-limiter = Limiter(get_remote_address, storage_uri="memory://")
-"""Counts tries per phone at the doors a guess could open; in memory, as one server runs."""
+class TriesStorage(Storage):
+    """Flask-Limiter's counts kept in the serving app's own database, so every server process
+    counts the same tries (in memory, four processes would let a phone try four times over)."""
+
+    STORAGE_SCHEME = ["tablescore"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **_options: Any):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        """What a failing database raises."""
+        return sqlite3.Error
+
+    @staticmethod
+    def database() -> str:
+        """The file of the app answering this request: a process may serve several (tests)."""
+        return current_app.config["DATABASE"]
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        """Count more tries of `key` in its window of `expiry` seconds."""
+        return store_tries.count_try(self.database(), key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        """Return the tries of `key` in its window still open."""
+        return store_tries.tries(self.database(), key)
+
+    def get_expiry(self, key: str) -> float:
+        """Return when the window of `key` closes (now, if it has none)."""
+        closes = store_tries.window_closes(self.database(), key)
+        return time.time() if closes is None else closes
+
+    def check(self) -> bool:
+        """Say whether the counts can be read."""
+        store_tries.tries(self.database(), "")
+        return True
+
+    def reset(self) -> int:
+        """Forget every count."""
+        return store_tries.forget(self.database())
+
+    def clear(self, key: str) -> None:
+        """Forget the count of `key`."""
+        store_tries.forget(self.database(), key)
+
+
+limiter = Limiter(get_remote_address, storage_uri="tablescore://")
+"""Counts tries per phone at the doors a guess could open, in the database (TriesStorage)."""
 
 
 def join_limit() -> str:

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from access import Forbidden
 from matches import Conflict, NotFound, Stale
 from scorers import Refusal
+from transfer import Interrupted
 
 from .json_body import check_body
 
@@ -42,6 +43,16 @@ def register(app: Flask) -> None:
     @app.errorhandler(Conflict)
     def conflict(error: Conflict) -> ResponseReturnValue:
         return answer(409, str(error))
+
+    @app.errorhandler(Interrupted)
+    def interrupted(_error: Interrupted) -> ResponseReturnValue:
+        return answer(
+            503,
+            _(
+                "The import stopped before it finished: nothing was imported. Try again; if "
+                "it stops again, the file may be too large for this server."
+            ),
+        )
 
     @app.errorhandler(Stale)
     def stale(error: Stale) -> ResponseReturnValue:

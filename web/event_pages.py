@@ -285,6 +285,8 @@ def standings(event_id: int) -> ResponseReturnValue:
 @bp.get("/events/<int:event_id>/standings/sheet")
 def standings_sheet(event_id: int) -> ResponseReturnValue:
     """Answer the standings page: nothing (204) if nothing moved since it asked, else them."""
+    if not 0 < event_id <= matches.LARGEST_ID:
+        raise events.no_such_event(event_id)
     stamp = store_events.event_stamp(get_db(), event_id)
     if request.args.get("since") == stamp:
         response = Response(status=204)

@@ -152,6 +152,12 @@ def ranking_rules() -> str:
 
 
 ORGANISER = [{"organiser": []}]
+SEED = {
+    "type": "integer",
+    "minimum": events.SEEDS[0],
+    "maximum": events.SEEDS[1],
+    "description": "Makes round 1 repeatable: the same seed draws the same tables.",
+}
 EVENT_ID = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 SEATS = {"type": "array", "items": {"type": "string"}, "description": "Teams, or players."}
 TABLE = {
@@ -294,12 +300,11 @@ OPENAPI_PATHS: dict[str, Any] = {
             "summary": "Draw the next round: a match at every table, with a link for its phone",
             "description": "Round 1 is drawn at random (a seed makes it repeatable); later "
             "rounds pair by the standings and avoid meetings that already happened whenever "
-            "possible. Every entrant sits at one table or has a bye.",
+            "possible. Every entrant sits at one table or has a bye. A round whose event "
+            "changed while it was drawn is drawn again; 409 if it kept changing.",
             "security": ORGANISER,
             "parameters": [EVENT_ID],
-            "requestBody": body(
-                {"type": "object", "properties": {"seed": {"type": "integer"}}}, required=False
-            ),
+            "requestBody": body({"type": "object", "properties": {"seed": SEED}}, required=False),
             "responses": {
                 "201": answer(
                     "The round drawn",
@@ -374,11 +379,19 @@ OPENAPI_PATHS: dict[str, Any] = {
     "/api/events/import": {
         "post": {
             "summary": "Bring in an exported event with its matches; one already here is kept",
+            "description": "Every match of a new event must be new here: a match already "
+            "stored is never moved into the event, nor scored with its organiser's token.",
             "parameters": [PASSCODE],
             "requestBody": body({"type": "object"}),
             "responses": event_answer("The event, new here", "201")
             | event_answer("The event was here already")
-            | refused(403, 409, 422),
+            | refused(403, 422)
+            | {
+                "409": refusal(
+                    "A match of the event is here already (named), or another import is "
+                    "storing it: nothing was imported."
+                )
+            },
         }
     },
 }

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import events
 from matches import Match
+from scorers.seating import hidden, joining
 from scorers.words import _, ngettext
 
 WIDTH = 360
@@ -43,6 +44,8 @@ class Text:
     anchor: str = "start"
     """start, middle or end, as read in the picture's direction."""
     colour: str = INK
+    number: bool = False
+    """A number, kept left to right inside right-to-left text."""
 
 
 @dataclass(frozen=True)
@@ -62,19 +65,30 @@ class Picture:
     height: float = MARGIN
 
     def line(self, *cells: Text) -> None:
-        """Add a line of text cells at the next baseline."""
+        """Add a line of text cells at the next baseline, each as `showable` leaves it."""
         self.height += LINE
-        self.items += [replace(cell, y=self.height) for cell in cells]
+        self.items += [replace(cell, y=self.height, text=showable(cell.text)) for cell in cells]
 
     def rule(self) -> None:
         """Draw a line under what is there so far."""
         self.height += 6
         self.items.append(Rule(self.height))
 
-    def number(self, points: int, sign: bool = False) -> str:
-        """Write a number (with its sign), kept left to right inside right-to-left text."""
-        written = signed(points) if sign else f"−{-points}" if points < 0 else str(points)
-        return f"\u2066{written}\u2069" if self.rtl else written
+    def written(self, item: Text) -> str:
+        """Write a text as drawn: a number isolated left to right inside right-to-left text."""
+        return f"\u2066{item.text}\u2069" if item.number and self.rtl else item.text
+
+
+def showable(text: str) -> str:
+    """Leave out of a text what a picture cannot show: a control character breaks the SVG and
+    a formatting one can turn names round. Names, notes and places refuse them, but an older
+    database may hold some; a joiner between letters stays, as it writes Persian and emoji."""
+    return "".join(c for i, c in enumerate(text) if not hidden(c) or joining(text, i))
+
+
+def figure(points: int, sign: bool = False) -> str:
+    """Write a number, with its sign if asked, and a real minus."""
+    return signed(points) if sign else f"−{-points}" if points < 0 else str(points)
 
 
 def columns(count: int) -> list[float]:
@@ -128,11 +142,13 @@ def sheet(picture: Picture, match: Match, sides: list[str]) -> None:
     if len(shown) < len(results):
         picture.line(Text(MARGIN, 0, "…", 12, colour=MUTED))
     for n, result in enumerate(shown, len(results) - len(shown) + 1):
-        scores = [picture.number(result.scores[side], sign=True) for side in sides]
-        picture.line(Text(MARGIN, 0, str(n), 11, colour=MUTED), *across(xs, scores, 12))
+        scores = [figure(result.scores[side], sign=True) for side in sides]
+        picture.line(
+            Text(MARGIN, 0, str(n), 11, colour=MUTED), *across(xs, scores, 12, number=True)
+        )
     picture.rule()
-    totals = [picture.number(match.replay.totals[side]) for side in sides]
-    picture.line(*across(xs, totals, 15, bold=True))
+    totals = [figure(match.replay.totals[side]) for side in sides]
+    picture.line(*across(xs, totals, 15, bold=True, number=True))
 
 
 def slate(picture: Picture, match: Match, sides: list[str]) -> None:
@@ -181,8 +197,8 @@ def of_standings(event: events.Event, rtl: bool) -> Picture:
         picture.line(
             Text(MARGIN, 0, str(rank), 12, colour=MUTED),
             Text(MARGIN + 28, 0, record.entrant[:26], 13, bold=rank == 1),
-            Text(won_x, 0, picture.number(record.won), 12, anchor="end"),
-            Text(points_x, 0, picture.number(record.points), 12, anchor="end"),
+            Text(won_x, 0, figure(record.won), 12, anchor="end", number=True),
+            Text(points_x, 0, figure(record.points), 12, anchor="end", number=True),
         )
     picture.height += MARGIN
     return picture
@@ -219,9 +235,10 @@ def svg(picture: Picture) -> str:
             continue
         x, _end = placed(picture, item)
         weight = ' font-weight="bold"' if item.bold else ""
+        text = escape(picture.written(item))
         parts.append(
             f'<text x="{x:.1f}" y="{item.y}" font-size="{item.size}"{weight} '
-            f'text-anchor="{item.anchor}" fill="{item.colour}">{escape(item.text)}</text>'
+            f'text-anchor="{item.anchor}" fill="{item.colour}">{text}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -252,7 +269,7 @@ def png(picture: Picture) -> bytes:
         x, end = placed(picture, item)
         draw.text(
             (x * PNG_SCALE, item.y * PNG_SCALE),
-            item.text,
+            picture.written(item),
             fill=item.colour,
             font=font(item.size, item.bold),
             anchor=f"{end}s",

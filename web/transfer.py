@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
+import threading
 from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -16,15 +18,18 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
     request,
+    send_file,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from limits import parse as parse_limit
 
 import access
 import store
@@ -32,7 +37,9 @@ import transfer
 from matches import Conflict
 from scorers import Refusal
 
-from . import PASSCODE_HEADER, check_passcode, get_db
+from . import PASSCODE_HEADER, check_passcode, get_db, limiter
+from .errors import answer
+from .language import chosen
 from .openapi_parts import PASSCODE, refusal
 from .pages import keep_token
 
@@ -48,6 +55,10 @@ def allow_whole_histories(_endpoint: str | None, _values: dict[str, Any] | None)
     # URL value preprocessors run before every before_request hook, CSRF's among them, which
     # reads the form: the limit must be in place before the body is first read.
     request.max_content_length = IMPORT_LIMIT
+    if current_app.config["IMPORT_APART"]:
+        # The import's own process checks the body (transfer.parse): walking megabytes here
+        # would hold this process's threads, the tables' among them, for a quarter second.
+        g.json_body_checked = True
 
 
 @bp.record_once
@@ -75,26 +86,101 @@ def export_match(match_id: int) -> ResponseReturnValue:
     raise Refusal.at("format", "Choose format=json (the whole match) or format=csv (the sheet).")
 
 
+EXPORTS_AT_ONCE = 2
+"""Whole histories one process writes at once: the other threads stay free for the tables."""
+EXPORT_RETRY_SECONDS = 10
+exporting = threading.BoundedSemaphore(EXPORTS_AT_ONCE)
+
+
 @bp.get("/api/export")
 def export_history() -> ResponseReturnValue:
-    """Download every match as a JSON array of export documents, oldest first, streamed."""
-    documents = transfer.export_stream(current_app.config["DATABASE"])
-    return download(documents, "application/json", f"tablescore-{store.now_utc()[:10]}.json")
+    """Download every match as a JSON array of export documents, oldest first.
+
+    It is written to a file on the server first, then sent from that file by waitress's own
+    I/O loop (its wsgi.file_wrapper): a phone that asks for it and never reads holds a socket,
+    never a thread.
+    """
+    if not exporting.acquire(blocking=False):
+        busy = answer(
+            503,
+            _(
+                "Other exports are being written right now. Nothing is lost; try again in "
+                "{seconds} seconds."
+            ).format(seconds=EXPORT_RETRY_SECONDS),
+        )
+        return busy[0], busy[1], {"Retry-After": str(EXPORT_RETRY_SECONDS)}
+    try:
+        written = tempfile.TemporaryFile()
+        transfer.write_history(current_app.config["DATABASE"], written)
+    finally:
+        exporting.release()
+    written.seek(0)
+    name = f"tablescore-{store.now_utc()[:10]}.json"
+    if "wsgi.file_wrapper" in request.environ:
+        return send_file(written, "application/json", as_attachment=True, download_name=name)
+    # A server that cannot send a file by itself (the test client) gets its text.
+    with written:
+        return download(written.read(), "application/json", name)
+
+
+def no_passcode_asked() -> bool:
+    """Say whether this server lets anyone import: then each phone's imports are counted."""
+    return not current_app.config.get("PASSCODE")
+
+
+def too_many_imports() -> str:
+    """Say why a phone must wait before importing again."""
+    allowance = parse_limit(current_app.config["IMPORT_ALLOWANCE"])
+    return _(
+        "Too many imports from this phone: without a passcode this Tablescore takes "
+        "{megabytes} MB of imports from each every {minutes} minutes. Wait a while, or ask "
+        "whoever runs it to set a passcode."
+    ).format(megabytes=allowance.amount, minutes=allowance.get_expiry() // 60)
+
+
+def megabytes_sent() -> int:
+    """Count an import by its size, a megabyte started as one: small or large, it counts."""
+    return max(1, -(-(request.content_length or 0) // 2**20))
+
+
+importing = limiter.shared_limit(
+    lambda: current_app.config["IMPORT_ALLOWANCE"],
+    scope="import",
+    methods=["POST"],
+    cost=megabytes_sent,
+    exempt_when=lambda: not no_passcode_asked(),
+    error_message=too_many_imports,
+)
+"""One allowance of imports per address, in megabytes, shared by POST /import and /api/import."""
+
+
+def imported(data: bytes) -> transfer.Outcome:
+    """Import an export file's bytes, apart from the tables' requests unless told otherwise.
+
+    :raises transfer.Unreadable: the file is not a Tablescore export's JSON.
+    :raises Refusal: a match of it is refused; nothing was imported.
+    :raises Conflict: another import is storing some of its matches.
+    """
+    if current_app.config["IMPORT_APART"]:
+        return transfer.import_apart(current_app.config["DATABASE"], data, chosen())
+    return transfer.import_history(get_db(), transfer.parse(data))
 
 
 @bp.post("/api/import")
+@importing
 def import_history() -> ResponseReturnValue:
     """Import an array of export documents: every new match, or nothing if one is refused."""
     check_passcode(request.headers.get(PASSCODE_HEADER), "import")
     if not request.is_json:
         abort(415, "Send the export as JSON, with Content-Type: application/json.")
-    exported = request.get_json(silent=True)
-    if exported is None:
-        abort(400, "The body is not valid JSON.")
-    return jsonify(asdict(transfer.import_history(get_db(), exported)))
+    try:
+        return jsonify(asdict(imported(request.get_data())))
+    except transfer.Unreadable as unreadable:
+        abort(400, unreadable.message)
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@importing
 def import_page() -> ResponseReturnValue:
     """Import an export file chosen on this device, then show the history it joins."""
     if request.method == "GET":
@@ -107,7 +193,7 @@ def import_page() -> ResponseReturnValue:
     try:
         if upload is None or not upload.filename:
             raise Refusal.at("document", _("Choose the export file to import."))
-        outcome = transfer.import_history(get_db(), transfer.parse(upload.read()))
+        outcome = imported(upload.read())
     except Refusal as refusal:
         return render_template("transfer/import.html", refusal=refusal), 422
     except Conflict as busy:
@@ -122,8 +208,8 @@ def import_page() -> ResponseReturnValue:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def export_command(file: str) -> None:
     """Write every match to FILE as JSON, for `flask import` or POST /api/import elsewhere."""
-    with open(file, "w", encoding="utf-8") as written:
-        written.writelines(transfer.export_stream(current_app.config["DATABASE"]))
+    with open(file, "wb") as written:
+        transfer.write_history(current_app.config["DATABASE"], written)
     count = len(store.match_ids(get_db()))
     click.echo(f"Exported {transfer.matches_count(count)} to {os.path.abspath(file)}.")
 
@@ -285,7 +371,8 @@ OPENAPI_PATHS: dict[str, Any] = {
             "skipped; with another history it is listed in conflicts and left as it is. Every "
             "other match is replayed from its log and must give the document's scores and totals. "
             "The new matches are stored in short batches, out of sight until the last is in, "
-            "so phones go on recording rounds while a large import runs.",
+            "so phones go on recording rounds while a large import runs; the import runs in a "
+            "process of its own, below the tables' requests.",
             "parameters": [PASSCODE],
             "requestBody": {"required": True, "content": {"application/json": {"schema": HISTORY}}},
             "responses": {
@@ -316,6 +403,11 @@ OPENAPI_PATHS: dict[str, Any] = {
                 "409": refusal(
                     "Another import is storing some of these matches right now: nothing was "
                     "imported."
+                ),
+                "429": refusal(
+                    "Without a passcode, one address may import so many megabytes an hour "
+                    "(IMPORT_ALLOWANCE, 64 by default; each import counts one at least): "
+                    "nothing was imported."
                 ),
                 "415": refusal("The body is not sent as application/json."),
                 "422": refusal(
