@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -47,10 +48,21 @@ from jinja2 import DictLoader  # noqa: E402
 import access  # noqa: E402
 import events  # noqa: E402
 import matches  # noqa: E402
+import ratings  # noqa: E402
 import store  # noqa: E402
 from app import create_app  # noqa: E402
 from scorers import GAMES, Refusal, RoundImpossible, Table  # noqa: E402
 from scorers.base import FINISHED  # noqa: E402
+from scorers.events import (  # noqa: E402
+    Finished,
+    draw,
+    meetings,
+    met_masks,
+    ranked,
+    seating,
+    table_sizes,
+    tally,
+)
 
 SEED = 20261129
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -815,6 +827,227 @@ def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any])
             )
 
 
+# --- ratings: kept until a finished result changes (--ratings) --------------------------------
+
+RATINGS_AT = (5_000, 50_000)
+"""How many finished matches `--ratings` times its reads over, when given no numbers."""
+RATED = "rami"
+"""The game whose ratings are read: a quarter of all matches, most of them on one board."""
+
+
+def finished_results(path: str, count: int) -> None:
+    """Fill a new database with `count` finished matches of the five games over ten years, each
+    stored by store.insert_match and store.cache_result with drawn totals and the winner they
+    give: ratings read results only, so no rounds are stored, and 50 000 build in about a
+    minute."""
+    store.prepare(path)
+    db = store.connect(path)
+    rng = random.Random(SEED)
+    now = datetime.now(UTC).replace(microsecond=0)
+    first = now - timedelta(days=365 * YEARS)
+    step = (now - first) / max(count, 1)
+    weights = [m[1] for m in GAME_MIX]
+    for batch in range(0, count, BATCH):
+        with store.writing(db):
+            for i in range(batch, min(batch + BATCH, count)):
+                game, _, start_of, _, (low, high) = rng.choices(GAME_MIX, weights)[0]
+                scorer = GAMES[game]
+                table = scorer.read_table(start_of(rng, rng.sample(POOL, rng.randint(low, high))))
+                sides = scorer.replay(table, []).totals
+                totals = {side: rng.randint(0, 1000) for side in sides}
+                winner = max(totals, key=lambda s: scorer.standing_value(table.options, totals[s]))
+                at = stamp(first + step * i + timedelta(seconds=rng.randint(0, 3600)))
+                match_id = store.insert_match(
+                    db,
+                    uid=uuid.uuid4().hex,
+                    game=game,
+                    options=dict(table.options),
+                    variant=scorer.variant_key(table.options),
+                    players=table.players,
+                    teams=None if table.teams is None else dict(table.teams),
+                    totals=sides,
+                    at=at,
+                )
+                store.cache_result(
+                    db,
+                    match_id,
+                    totals=totals,
+                    status=FINISHED,
+                    winner=winner,
+                    rounds_played=0,
+                    at=at,
+                )
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def went_out(winner: str, loser: str, points: int) -> dict[str, Any]:
+    """A round of Rami: `winner` goes out and `loser` holds `points`."""
+    return {
+        "outcome": "out",
+        "winner": winner,
+        "hands": {loser: {"points": points, "melded": True}},
+    }
+
+
+def time_ratings(path: str, warmup: int, repeat: int) -> dict[str, dict[str, list[float]]]:
+    """Time ratings reads beside a match read (their floor): after a round of a match still
+    played, after a new finish, after a correction of a match finished today; and rating all
+    from scratch, as a process's first read does (and as every read did before)."""
+    client = create_app({"DATABASE": path, "SECRET_KEY": "bench"}).test_client()
+    rng = random.Random(SEED)
+
+    def started(options: dict[str, Any], seated: list[str]) -> list[Any]:
+        body = {"game": RATED, "options": options, "players": seated}
+        made = expect(client.post("/api/matches", json=body), 201).json
+        return [made["id"], {"Authorization": f"Bearer {made['scorer_token']}"}, *seated]
+
+    def post(match: list[Any], entered: dict[str, Any]) -> Any:
+        url = f"/api/matches/{match[0]}/rounds"
+        return expect(client.post(url, json=entered, headers=match[1]), 201)
+
+    read_one = started({}, POOL[:2])
+    post(read_one, went_out(*read_one[2:], 120))
+    played_on = started({"target": 10_000}, POOL[2:4])
+    # Each a timed call finishes, then corrects: two players on the largest Rami board (to 100),
+    # one round from the end, all started after every match rated so far.
+    closing = [started({}, rng.sample(POOL, 2)) for _ in range(warmup + repeat)]
+
+    def floor(_i: int) -> Any:
+        return expect(client.get(f"/api/matches/{read_one[0]}"))
+
+    def reader(url: str) -> Callable[[int], Any]:
+        return lambda _i: expect(client.get(url))
+
+    def round_elsewhere(_i: int) -> Any:
+        return post(played_on, went_out(*played_on[2:], 2))
+
+    def finish(i: int) -> Any:
+        return post(closing[i], went_out(*closing[i][2:], 120))
+
+    def correct(i: int) -> Any:
+        match_id, headers, winner, loser = closing[i]
+        url = f"/api/matches/{match_id}/rounds/1"
+        return expect(client.put(url, json=went_out(loser, winner, 120), headers=headers))
+
+    board = f"/api/ratings?game={RATED}"
+    times = {
+        "after_round": timed(reader(board), floor, warmup, repeat, round_elsewhere),
+        "after_round_page": timed(
+            reader(f"/ratings?game={RATED}"), floor, warmup, repeat, round_elsewhere
+        ),
+        "after_round_player": timed(
+            reader(f"/api/players/{POOL[0]}"), floor, warmup, repeat, round_elsewhere
+        ),
+        "after_finish": timed(reader(board), floor, warmup, repeat, finish),
+        "after_correction": timed(reader(board), floor, warmup, repeat, correct),
+    }
+    db = store.connect(path)
+    times["from_scratch"] = timed(
+        lambda _i: ratings.rate(ratings.finished(store.finished_seats(db))), floor, 0, 3
+    )
+    db.close()
+    return times
+
+
+RATINGS_LABELS = {
+    "after_round": f"GET /api/ratings?game={RATED}, after a round elsewhere",
+    "after_round_page": f"GET /ratings?game={RATED} (page), after one",
+    "after_round_player": "GET /api/players/<name>, after one",
+    "after_finish": f"GET /api/ratings?game={RATED}, after a new finish",
+    "after_correction": "… after correcting a match finished today",
+    "from_scratch": "rating every match from scratch (3 runs)",
+}
+
+
+def ratings_report(sizes: list[int], warmup: int, repeat: int) -> None:
+    """Build a database of each size in a temporary file, time its ratings reads, print them
+    beside their floor (a match read, GET /api/matches/<id>), and remove it."""
+    print(f"Tablescore ratings, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores,")
+    print(f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
+    print(f"medians of {repeat} calls after {warmup} warm-up calls, each beside a match read")
+    for count in sizes:
+        scratch = tempfile.mkdtemp(prefix="tablescore-ratings-")
+        path = os.path.join(scratch, "tablescore.sqlite")
+        begun = time.perf_counter()
+        finished_results(path, count)
+        built = time.perf_counter() - begun
+        try:
+            times = time_ratings(path, warmup, repeat)
+        finally:
+            for suffix in ("", "-wal", "-shm", ".lock"):
+                if os.path.exists(path + suffix):
+                    os.remove(path + suffix)
+            os.rmdir(scratch)
+        print()
+        print(f"{count} finished matches, built in {built:.0f} s")
+        print(f"{'':52} {'median':>9} {'p90':>9} {'its floor':>9} {'× floor':>8}")
+        for key, spent in times.items():
+            median, floor = statistics.median(spent["call"]), statistics.median(spent["floor"])
+            p90 = sorted(spent["call"])[int(0.9 * (len(spent["call"]) - 1))]
+            print(
+                f"{RATINGS_LABELS[key]:52} {median:7.2f}ms {p90:7.2f}ms {floor:7.2f}ms "
+                f"{median / floor:7.1f}×"
+            )
+
+
+# --- draws: the fewest repeated meetings, round by round (--draws) ----------------------------
+
+DRAWN_EVENTS = ((200, 10, "belote"), (200, 10, "barbu"), (24, 9, "barbu"))
+"""The events `--draws` draws: entrants, rounds and game (Belote pairs teams, Barbu seats four);
+the last is too small a field for its rounds, so it must repeat meetings: the longest draws."""
+
+
+def drawn_event(entrants: int, rounds: int, game: str) -> list[dict[str, Any]]:
+    """Draw every round of an event as `events.next_round` does (the standings, every meeting
+    so far, the byes had), each table's totals drawn from a seeded generator; return each
+    round's seconds, its repeated meetings and whether they are proven the fewest."""
+    scorer = GAMES[game]
+    allowed = events.allowed_sizes(scorer)
+    rng = random.Random(SEED)
+    names = [f"E{i:03d}" for i in range(entrants)]
+    standing, met, finished, byes = list(names), set(), [], Counter()
+    drawn_rounds = []
+    for n in range(rounds):
+        begun = time.perf_counter()
+        drawn = draw(standing, met, byes, allowed, allowed[0], SEED if n == 0 else None)
+        seconds = time.perf_counter() - begun
+        repeated = len(meetings(drawn.tables) & met)
+        proven = repeated == 0 or allowed == (2,)
+        if not proven:
+            seated = [name for name in standing if name not in drawn.byes]
+            sizes, _out = table_sizes(len(seated), allowed, allowed[0])
+            proven = seating(sizes, met_masks(seated, met))[1]
+        drawn_rounds.append({"seconds": seconds, "repeated": repeated, "proven": proven})
+        met |= meetings(drawn.tables)
+        byes.update(drawn.byes)
+        for table in drawn.tables:
+            totals = {name: rng.randint(0, 300) for name in table}
+            finished.append(Finished(totals, (max(totals, key=totals.get),)))
+        records = tally(names, finished, byes.elements()).values()
+        standing = [record.entrant for _rank, record in ranked(records, scorer.event_order)]
+    return drawn_rounds
+
+
+def draws_report() -> None:
+    """Draw each of DRAWN_EVENTS round by round and print how long each round took."""
+    print(f"Tablescore draws, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores,")
+    print(f"Python {sys.version.split()[0]}; each round drawn from the standings of seeded results")
+    for entrants, rounds, game in DRAWN_EVENTS:
+        size = events.allowed_sizes(GAMES[game])[0]
+        print()
+        print(f"{entrants} entrants of {game} at tables of {size}, {rounds} rounds:")
+        drawn_rounds = drawn_event(entrants, rounds, game)
+        for n, drawn in enumerate(drawn_rounds, 1):
+            fewest = "the fewest, proven" if drawn["proven"] else "the fewest found"
+            print(
+                f"  round {n:2}  {drawn['seconds']:6.2f} s  "
+                f"{drawn['repeated']:3} meetings repeated ({fewest})"
+            )
+        spent = [drawn["seconds"] for drawn in drawn_rounds]
+        print(f"  median {statistics.median(spent):.2f} s, longest {max(spent):.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100_000, help="matches to build")
@@ -825,7 +1058,25 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="measure a --db an earlier --keep run built"
     )
+    parser.add_argument(
+        "--ratings",
+        type=int,
+        nargs="*",
+        metavar="N",
+        help="only time ratings reads, over N finished matches (default: 5000 and 50000)",
+    )
+    parser.add_argument(
+        "--draws",
+        action="store_true",
+        help="only time draws, round by round: 200 entrants at tables of two and of four",
+    )
     args = parser.parse_args()
+    if args.draws:
+        draws_report()
+        return
+    if args.ratings is not None:
+        ratings_report(args.ratings or list(RATINGS_AT), args.warmup, args.repeat)
+        return
     scratch = None
     if args.db:
         path = os.path.abspath(args.db)

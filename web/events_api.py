@@ -299,9 +299,12 @@ OPENAPI_PATHS: dict[str, Any] = {
         "post": {
             "summary": "Draw the next round: a match at every table, with a link for its phone",
             "description": "Round 1 is drawn at random (a seed makes it repeatable); later "
-            "rounds pair by the standings and avoid meetings that already happened whenever "
-            "possible. Every entrant sits at one table or has a bye. A round whose event "
-            "changed while it was drawn is drawn again; 409 if it kept changing.",
+            "rounds repeat as few meetings as possible (tables of two: exactly the fewest; "
+            "tables of three or more: the fewest found in about 3 s of work at most, proven "
+            "for 12 entrants or fewer and whenever none repeats) and, among such seatings, "
+            "seat by the standings, top down. Every entrant sits at one table or has a bye. "
+            "A round whose event changed while it was drawn is drawn again; 409 if it kept "
+            "changing.",
             "security": ORGANISER,
             "parameters": [EVENT_ID],
             "requestBody": body({"type": "object", "properties": {"seed": SEED}}, required=False),
