@@ -663,23 +663,73 @@ async function refusalOf(response) {
   return said.join(" ") || (main ? main.textContent.trim() : String(response.status));
 }
 
-let sending = false;
-let sendAgain = false;
-const SEND_WAIT_MS = 10000;
+// A page the player is leaving (a form sent, a link followed, a reload) neither reloads itself
+// meanwhile, which would call off the page on its way (such as the match page a round recorded
+// offline leads back to), nor starts sending a kept round, which its going would cut short with
+// the round maybe recorded, maybe not: the next page sends it. A page still there long after was
+// left for a file (an export): it sends and is shown afresh then.
+const LEFT_FOR_GOOD_MS = 30000;
+let leftAt = null;
+let heldBack = null;
 
-async function sendOutbox() {
-  if (!Outbox || !navigator.onLine) return;
-  if (sending) {
-    // Asked while a turn is under way (the connection just came back): one more turn after it.
-    sendAgain = true;
+window.addEventListener("beforeunload", () => { leftAt = Date.now(); });
+window.addEventListener("pageshow", () => { leftAt = null; });
+
+function leaving() {
+  return leftAt !== null && Date.now() - leftAt < LEFT_FOR_GOOD_MS;
+}
+
+function reloadPage() {
+  const wait = leaving() ? leftAt + LEFT_FOR_GOOD_MS - Date.now() : 0;
+  window.clearTimeout(heldBack);
+  if (wait > 0) {
+    heldBack = window.setTimeout(reloadPage, wait);
     return;
   }
-  sending = true;
+  leftAt = Date.now();
+  window.location.reload();
+}
+
+let turn = null;
+let turnAgain = false;
+const SEND_WAIT_MS = 10000;
+
+// Send what waits, in order. The promise settles once the turn is over, and the turn asked for
+// meanwhile too: whoever asks may then show the page afresh without cutting a send short.
+function sendOutbox() {
+  if (!Outbox || !navigator.onLine || leaving()) return Promise.resolve();
+  if (turn) {
+    // Asked while a turn is under way (the connection just came back): one more turn after it.
+    turnAgain = true;
+    return turn;
+  }
+  turn = sendTurns().finally(() => { turn = null; });
+  return turn;
+}
+
+async function sendTurns() {
   let sent = 0;
   let changed = false;
+  do {
+    turnAgain = false;
+    const outcome = await sendTurn();
+    sent += outcome.sent;
+    changed = changed || outcome.changed;
+    // Once one is sent the page is shown again, and that sends the rest.
+  } while (turnAgain && !sent);
+  const section = document.getElementById("outbox");
+  if (sent && (section || OFFLINE_COPY !== undefined)) reloadPage();
+  else if (changed) await showOutbox();
+}
+
+async function sendTurn() {
+  let sent = 0;
+  let changed = false;
+  if (!navigator.onLine) return { sent, changed };
   try {
     const stopped = new Set();
     for (const item of await Outbox.all()) {
+      if (leaving()) break;
       const match = matchOf(item.url);
       if (stopped.has(match) || item.state === "refused") {
         // Rounds entered after a refused one wait for it to be fixed or dropped.
@@ -712,23 +762,15 @@ async function sendOutbox() {
     }
   } catch {
     // No storage to read: nothing was kept to send.
-  } finally {
-    sending = false;
   }
-  if (sendAgain) {
-    sendAgain = false;
-    if (!sent && !changed) return sendOutbox();
-  }
-  const section = document.getElementById("outbox");
-  if (sent && (section || OFFLINE_COPY !== undefined)) window.location.reload();
-  else if (changed) showOutbox();
+  return { sent, changed };
 }
 
 // A page shown as last seen asks now and then whether the server is back, to show it fresh.
 async function serverBack() {
   try {
     const answer = await fetch(window.location.href, { method: "HEAD", cache: "no-store" });
-    if (answer.ok) window.location.reload();
+    if (answer.ok) reloadPage();
   } catch {
     // Still offline.
   }
@@ -747,7 +789,8 @@ document.addEventListener("DOMContentLoaded", () => {
 window.addEventListener("offline", showOffline);
 window.addEventListener("online", async () => {
   await sendOutbox();
-  if (OFFLINE_COPY !== undefined) window.location.reload();
+  // Online for a moment only (a Wi-Fi that comes and goes): the page as last seen stays.
+  if (OFFLINE_COPY !== undefined && navigator.onLine) reloadPage();
   else showOffline();
 });
 

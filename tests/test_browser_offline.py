@@ -51,10 +51,25 @@ def opened_online(table: Table, match_id: int) -> Page:
 
 
 def back_online(page: Page) -> None:
-    """Give the phone its connection back. A phone's browser then says it is online; Chromium
-    under test does not tell a page loaded offline, so the event is sent as a browser does."""
+    """Give the phone its connection back. Its browser then tells the page, as Chromium does
+    (`online`), even one loaded offline: the page sends what waits and shows itself afresh."""
     page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+def shown_afresh(page: Page) -> None:
+    """Wait until the phone, back online, shows the server's page instead of the one as last
+    seen (which keeps its banner until it is replaced)."""
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=10000)
+
+
+def sent_until(table: Table, page: Page, match_id: int, count: int) -> None:
+    """Wait until the match holds `count` rounds, as the phone sends what it kept (ten seconds
+    at most): the outbox of a page just shown afresh reads empty until the page has read what
+    this phone still keeps, so it alone does not say all was sent."""
+    for _ in range(100):
+        if len(table.rounds(match_id)) >= count:
+            return
+        page.wait_for_timeout(100)
 
 
 def offline_record(page: Page, fill: Callable[[Page], None]) -> None:
@@ -97,8 +112,9 @@ def test_rounds_recorded_offline_are_sent_once_each_in_order(
     assert len(table.rounds(match_id)) == 1
 
     back_online(page)
+    sent_until(table, page, match_id, 3)
+    shown_afresh(page)
     expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=10000)
-    expect(page.locator("#offline-banner")).to_be_hidden()
     rounds = table.rounds(match_id)
     assert len(rounds) == 3
     assert rounds[1]["input"] == rounds[2]["input"] == rounds[0]["input"]
@@ -118,6 +134,7 @@ def test_a_round_the_server_refuses_on_arrival_says_why_and_can_be_fixed(table: 
     # Meanwhile another phone records deal 1: the kept one was for deal 1 too.
     table.post(match_id, GAIGEL_DEAL)
     back_online(page)
+    shown_afresh(page)
     refused = page.locator("#outbox .outbox-item.refused")
     expect(refused).to_have_count(1, timeout=10000)
     expect(refused.locator(".outbox-state")).to_contain_text(
@@ -146,6 +163,7 @@ def test_a_kept_round_can_be_dropped(table: Table):
     page.locator("#outbox [data-outbox-drop]").tap()
     expect(page.locator("#outbox")).to_be_hidden()
     back_online(page)
+    shown_afresh(page)
     page.wait_for_timeout(500)
     assert len(table.rounds(match_id)) == 1
     close(page)
@@ -170,17 +188,17 @@ def test_the_sheet_and_the_live_view_stay_readable_and_other_forms_say_not_sent(
     page.goto(f"{table.base}/matches/{match_id}/rounds/1/edit")
     expect(page.locator("h1")).to_have_text("No connection")
     page.goto(f"{table.base}/matches/{match_id}")
-    page.evaluate(
-        """(id) => {
-          const form = document.createElement("form");
-          form.method = "post";
-          form.action = `/matches/${id}/handoff`;
-          document.body.append(form);
-          form.submit();
-        }""",
-        match_id,
-    )
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.evaluate(
+            """(id) => {
+              const form = document.createElement("form");
+              form.method = "post";
+              form.action = `/matches/${id}/handoff`;
+              document.body.append(form);
+              form.submit();
+            }""",
+            match_id,
+        )
     expect(page.locator(".unsent")).to_be_visible()
     page.context.set_offline(False)
     close(page)
@@ -201,7 +219,12 @@ def test_a_round_the_server_cannot_store_yet_keeps_waiting(
     with monkeypatch.context() as storage:
         storage.setattr(matches, "add_round", full)
         back_online(page)
+        shown_afresh(page)
         state = page.locator("#outbox .outbox-state")
+        expect(state).to_contain_text("Not sent yet: Not saved: the server's storage is full")
+        # Sent again as the page opened and once more when asked: every turn ends while the
+        # storage is full, and it still waits.
+        page.evaluate("sendOutbox()")
         expect(state).to_contain_text("Not sent yet: Not saved: the server's storage is full")
     # Not refused: it is sent on the next turn, once the server can store it.
     expect(page.locator("#outbox .outbox-item.refused")).to_have_count(0)
