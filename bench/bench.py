@@ -402,14 +402,18 @@ NEXT_PEG = {"player": "Bo", "event": "limpia", "rank": "Q"}
 """The event every timed post records."""
 
 
-def build(path: str, count: int) -> dict[str, Any]:
-    """Fill a new database with `count` matches of the five games, oldest first."""
+def ten_years(path: str, count: int) -> tuple[Any, random.Random, datetime, timedelta]:
+    """Open a new database for `count` matches spread over YEARS years, oldest first: the
+    connection, the seeded generator, the first match's time and the step between two."""
     store.prepare(path)
-    db = store.connect(path)
-    rng = random.Random(SEED)
     now = datetime.now(UTC).replace(microsecond=0)
     first = now - timedelta(days=365 * YEARS)
-    step = (now - first) / max(count, 1)
+    return store.connect(path), random.Random(SEED), first, (now - first) / max(count, 1)
+
+
+def build(path: str, count: int) -> dict[str, Any]:
+    """Fill a new database with `count` matches of the five games, oldest first."""
+    db, rng, first, step = ten_years(path, count)
     rounds = 0
     started = time.perf_counter()
     for batch in range(0, count, BATCH):
@@ -840,12 +844,7 @@ def finished_results(path: str, count: int) -> None:
     stored by store.insert_match and store.cache_result with drawn totals and the winner they
     give: ratings read results only, so no rounds are stored, and 50 000 build in about a
     minute."""
-    store.prepare(path)
-    db = store.connect(path)
-    rng = random.Random(SEED)
-    now = datetime.now(UTC).replace(microsecond=0)
-    first = now - timedelta(days=365 * YEARS)
-    step = (now - first) / max(count, 1)
+    db, rng, first, step = ten_years(path, count)
     weights = [m[1] for m in GAME_MIX]
     for batch in range(0, count, BATCH):
         with store.writing(db):
