@@ -489,8 +489,12 @@ def stored_id(db: Database, uid: str) -> int | None:
         return None if row is None else row[0]
     if store.alive(db, row[2]):
         raise another_import()
-    with store.writing(db):
+    if db.conn.in_transaction:
+        # Asked inside a change (an event's import): the write lock is already held.
         store.drop_dead_imports(db)
+    else:
+        with store.writing(db):
+            store.drop_dead_imports(db)
     # Its import is gone, and the match with it (a uid is stored once).
     return None
 
