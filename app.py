@@ -12,7 +12,7 @@ from flask import Flask, Response
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
-import store
+from scorebook import storage
 from web import (
     api,
     assets,
@@ -25,12 +25,12 @@ from web import (
     live,
     pages,
     patterns,
-    players,
+    player_pages,
     pwa,
-    ratings,
+    rating_pages,
     share,
-    storage,
-    transfer,
+    storage_faults,
+    transfer_pages,
 )
 from web.json_provider import OrjsonProvider
 
@@ -68,27 +68,27 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
-    store.prepare(app.config["DATABASE"])
+    storage.prepare(app.config["DATABASE"])
     csrf.init_app(app)
     limiter.init_app(app)
     csrf.exempt(api.bp)
     csrf.exempt(events_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(transfer.bp)
-    app.register_blueprint(players.bp)
+    app.register_blueprint(transfer_pages.bp)
+    app.register_blueprint(player_pages.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(patterns.bp)
     app.register_blueprint(events_api.bp)
     app.register_blueprint(event_pages.bp)
-    app.register_blueprint(ratings.bp)
+    app.register_blueprint(rating_pages.bp)
     app.register_blueprint(share.bp)
     assets.register(app)
     language.register(app)
     compress.init_app(app)
     errors.register(app)
-    storage.register(app)
+    storage_faults.register(app)
     app.teardown_appcontext(close_db)
     app.after_request(secure_headers)
     return app

@@ -5,8 +5,8 @@
     python3 bench/bench.py --matches 10000 --repeat 30 --db /tmp/ts.sqlite --keep
 
 It builds a database of N matches of all five games with their rounds through the app's own
-storage code (store.insert_match, insert_round, log_change, cache_result, access.issue, in large
-store.writing transactions), with totals, status and winner cached from each scorer's replay.
+storage code (storage.insert_match, insert_round, log_change, cache_result, access.issue, in large
+storage.writing transactions), with totals, status and winner cached from each scorer's replay.
 It adds one Porrazo match of 200 events, and fresh copies of it to post the 201st event to, and
 a belote concours of 40 tables and 4 rounds (12 deals a match) whose pages it times too.
 Then, with Flask's test client in this same process, it times (median of --repeat calls after
@@ -45,15 +45,11 @@ from flask import Flask, render_template, request  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 from jinja2 import DictLoader  # noqa: E402
 
-import access  # noqa: E402
-import events  # noqa: E402
-import matches  # noqa: E402
-import ratings  # noqa: E402
-import store  # noqa: E402
 from app import create_app  # noqa: E402
+from scorebook import access, events, matches, ratings, storage  # noqa: E402
 from scorers import GAMES, Refusal, RoundImpossible, Table  # noqa: E402
 from scorers.base import FINISHED  # noqa: E402
-from scorers.events import (  # noqa: E402
+from scorers.draw import (  # noqa: E402
     Finished,
     draw,
     meetings,
@@ -331,7 +327,7 @@ def generate(rng: random.Random) -> tuple[dict[str, Any], Table, list[dict[str, 
 
 
 def stamp(moment: datetime) -> str:
-    return moment.strftime(store.STAMP)
+    return moment.strftime(storage.STAMP)
 
 
 def store_match(
@@ -345,7 +341,7 @@ def store_match(
 ) -> tuple[int, str]:
     """Store a match as matches.start and add_round would, in the caller's transaction;
     return its id and its scorer token."""
-    match_id = store.insert_match(
+    match_id = storage.insert_match(
         db,
         uid=uuid.uuid4().hex,
         game=scorer.id,
@@ -360,9 +356,11 @@ def store_match(
     at = stamp(created)
     for n, entered in enumerate(inputs, start=1):
         at = stamp(created + timedelta(minutes=3 * n))
-        round_id = store.insert_round(db, match_id, entered, at)
-        store.log_change(db, match_id, store.Change("add", n, round_id, entered, None, at, device))
-    store.cache_result(
+        round_id = storage.insert_round(db, match_id, entered, at)
+        storage.log_change(
+            db, match_id, storage.Change("add", n, round_id, entered, None, at, device)
+        )
+    storage.cache_result(
         db,
         match_id,
         totals=replay.totals,
@@ -405,10 +403,10 @@ NEXT_PEG = {"player": "Bo", "event": "limpia", "rank": "Q"}
 def ten_years(path: str, count: int) -> tuple[Any, random.Random, datetime, timedelta]:
     """Open a new database for `count` matches spread over YEARS years, oldest first: the
     connection, the seeded generator, the first match's time and the step between two."""
-    store.prepare(path)
+    storage.prepare(path)
     now = datetime.now(UTC).replace(microsecond=0)
     first = now - timedelta(days=365 * YEARS)
-    return store.connect(path), random.Random(SEED), first, (now - first) / max(count, 1)
+    return storage.connect(path), random.Random(SEED), first, (now - first) / max(count, 1)
 
 
 def build(path: str, count: int) -> dict[str, Any]:
@@ -417,7 +415,7 @@ def build(path: str, count: int) -> dict[str, Any]:
     rounds = 0
     started = time.perf_counter()
     for batch in range(0, count, BATCH):
-        with store.writing(db):
+        with storage.writing(db):
             for i in range(batch, min(batch + BATCH, count)):
                 start, table, inputs, replay = generate(rng)
                 scorer = GAMES[start["game"]]
@@ -437,8 +435,8 @@ def build(path: str, count: int) -> dict[str, Any]:
 def peg_matches(path: str, copies: int) -> dict[str, Any]:
     """Store the Porrazo match of 200 events (and ones of 50 and 500), each with fresh copies
     to post to: every timed post records the next event of a match nobody posted to yet."""
-    store.prepare(path)  # a database kept from an older version is migrated first
-    db = store.connect(path)
+    storage.prepare(path)  # a database kept from an older version is migrated first
+    db = storage.connect(path)
     now = datetime.now(UTC).replace(microsecond=0)
     porrazo = GAMES["porrazo"]
     table = porrazo.read_table(
@@ -446,7 +444,7 @@ def peg_matches(path: str, copies: int) -> dict[str, Any]:
     )
     events = [porrazo.read_round(table, event) for event in peg_events(500)]
     made: dict[str, Any] = {}
-    with store.writing(db):
+    with storage.writing(db):
         for size in (200, 50, 500):
             inputs, replay = settle(porrazo, table, events[:size])
             assert len(inputs) == size and replay.status != FINISHED
@@ -467,7 +465,7 @@ EVENT_DEALS = 12
 def concours(path: str) -> int:
     """Play a belote concours of 40 tables and 4 rounds, 12 deals a match, as its phones would:
     every round drawn, every deal posted; return the event's id."""
-    db = store.connect(path)
+    db = storage.connect(path)
     rng = random.Random(SEED)
     teams = {f"Team {i:02}": [f"E{i:02}a", f"E{i:02}b"] for i in range(EVENT_TEAMS)}
     started = time.perf_counter()
@@ -841,13 +839,13 @@ RATED = "rami"
 
 def finished_results(path: str, count: int) -> None:
     """Fill a new database with `count` finished matches of the five games over ten years, each
-    stored by store.insert_match and store.cache_result with drawn totals and the winner they
+    stored by storage.insert_match and storage.cache_result with drawn totals and the winner they
     give: ratings read results only, so no rounds are stored, and 50 000 build in about a
     minute."""
     db, rng, first, step = ten_years(path, count)
     weights = [m[1] for m in GAME_MIX]
     for batch in range(0, count, BATCH):
-        with store.writing(db):
+        with storage.writing(db):
             for i in range(batch, min(batch + BATCH, count)):
                 game, _, start_of, _, (low, high) = rng.choices(GAME_MIX, weights)[0]
                 scorer = GAMES[game]
@@ -856,7 +854,7 @@ def finished_results(path: str, count: int) -> None:
                 totals = {side: rng.randint(0, 1000) for side in sides}
                 winner = max(totals, key=lambda s: scorer.standing_value(table.options, totals[s]))
                 at = stamp(first + step * i + timedelta(seconds=rng.randint(0, 3600)))
-                match_id = store.insert_match(
+                match_id = storage.insert_match(
                     db,
                     uid=uuid.uuid4().hex,
                     game=game,
@@ -867,7 +865,7 @@ def finished_results(path: str, count: int) -> None:
                     totals=sides,
                     at=at,
                 )
-                store.cache_result(
+                storage.cache_result(
                     db,
                     match_id,
                     totals=totals,
@@ -941,9 +939,9 @@ def time_ratings(path: str, warmup: int, repeat: int) -> dict[str, dict[str, lis
         "after_finish": timed(reader(board), floor, warmup, repeat, finish),
         "after_correction": timed(reader(board), floor, warmup, repeat, correct),
     }
-    db = store.connect(path)
+    db = storage.connect(path)
     times["from_scratch"] = timed(
-        lambda _i: ratings.rate(ratings.finished(store.finished_seats(db))), floor, 0, 3
+        lambda _i: ratings.rate(ratings.finished(storage.finished_seats(db))), floor, 0, 3
     )
     db.close()
     return times

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import explain
-from .events import Record
+from .draw import Record
 from .refusal import Problems, Refusal
 from .seating import read_players, read_teams
 from .words import _, lazy, ngettext

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import transfer
+from scorebook import transfer
 from scorers import Refusal
 from scorers.seating import DEVICE, MAX_NAME_LENGTH, PLAYER, TEAM, checked_name
 from tests.api_helpers import refused
@@ -418,7 +418,7 @@ def test_every_csv_writer_neutralises_its_cells() -> None:
         and "tests" not in path.parts
         and re.search(r"csv\.(writer|DictWriter)", path.read_text(encoding="utf-8"))
     ]
-    assert writers == [root / "transfer.py"]
+    assert writers == [root / "scorebook" / "transfer.py"]
     text = writers[0].read_text(encoding="utf-8")
     assert text.count("writer.writerow(cells(") == text.count("writer.writerow(")
 

@@ -14,7 +14,7 @@ import pytest
 
 from scorers import GAMES, Refusal, Table
 from scorers.base import FINISHED, PLAYING
-from scorers.belote_rules import announcement_choices, card_total, possible_points
+from scorers.belote.rules import announcement_choices, card_total, possible_points
 from tests.rules_helpers import assert_at
 
 BELOTE = GAMES["belote"]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-import matches
+from scorebook import matches
 from tests.test_browser_scoring import (
     BELOTE,
     BELOTE_DEAL,

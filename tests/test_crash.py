@@ -22,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import matches
-import store
+from scorebook import matches, storage
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_FOR = 1.0
@@ -36,8 +35,7 @@ CHILD = r"""
 import sys
 
 from app import create_app
-import matches
-import store
+from scorebook import matches, storage
 
 door, path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 app = create_app(
@@ -51,7 +49,7 @@ ROUND = {"outcome": "blocked", "hands": {"Ana": HAND, "Bo": HAND}}
 START = {"game": "rami", "players": ["Ana", "Bo"]}
 
 if door == "engine":
-    db = store.connect(path)
+    db = storage.connect(path)
     ids = [matches.start(db, START).id for _ in range(count)]
 
     def record(match_id):
@@ -127,28 +125,28 @@ def test_a_killed_writer_leaves_a_whole_database(tmp_path: Path, door: str) -> N
     reported = int(lines[-1])
     assert reported > MATCHES, "the child should have recorded rounds in every match"
 
-    db = store.connect(path)
+    db = storage.connect(path)
     try:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
-        ids = store.match_ids(db)
+        ids = storage.match_ids(db)
         assert len(ids) == MATCHES
         total = 0
         for match_id in ids:
-            rounds = store.round_records(db, match_id)
-            changes = store.changes(db, match_id)
+            rounds = storage.round_records(db, match_id)
+            changes = storage.changes(db, match_id)
             added = [change for change in changes if change["action"] == "add"]
             assert len(added) == len(changes), "the child only ever adds rounds"
             # No partial round: each round has its log entry and each log entry its round.
             assert [change["round_id"] for change in added] == [row["id"] for row in rounds]
             assert [change["input"] for change in added] == [row["input"] for row in rounds]
             assert [change["n"] for change in added] == list(range(1, len(rounds) + 1))
-            live = store.live_rounds(db, match_id)
+            live = storage.live_rounds(db, match_id)
             assert [r["id"] for r in live] == [r["id"] for r in rounds]
             assert [r["input"] for r in live] == [r["input"] for r in rounds]
-            row = store.get_match(db, match_id)
+            row = storage.get_match(db, match_id)
             assert row["rounds_played"] == len(live)
             assert row["totals"] == matches.load(db, match_id).replay.totals
             total += len(live)

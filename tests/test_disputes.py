@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import matches
+from scorebook import matches
 from scorers import GAMES
 from tests.api_helpers import send
 from tests.html_reader import Node, alerts, parse, values

@@ -15,7 +15,7 @@ import pytest
 
 from scorers import GAMES, RoundImpossible
 from scorers.base import FINISHED, PLAYING
-from scorers.events import (
+from scorers.draw import (
     Finished,
     draw,
     meetings,
@@ -215,7 +215,7 @@ def test_sixteen_players_at_tables_of_four_repeat_only_when_they_must(game, seed
 def test_a_search_cut_short_keeps_the_best_seating_found_and_says_so(monkeypatch):
     standing, met, _tables = sixteen_play("barbu", 4, 2, (4,))[3]
     earlier = met_masks(standing, met)
-    monkeypatch.setattr("scorers.events.SEATING_STEPS", 100)
+    monkeypatch.setattr("scorers.draw.SEATING_STEPS", 100)
     cut_short = seating([4] * 4, earlier)
     # The swaps found a seating as good as the whole search's, but no proof that it is.
     assert (repeats(cut_short[0], earlier), cut_short[1]) == (4, False)
@@ -224,7 +224,7 @@ def test_a_search_cut_short_keeps_the_best_seating_found_and_says_so(monkeypatch
 
 DRAWN_ELSEWHERE = """
 import itertools, json, random, sys
-from scorers.events import draw
+from scorers.draw import draw
 rng = random.Random(4)
 players = [f"P{i:02d}" for i in range(18)]
 met = {frozenset(p) for p in itertools.combinations(players, 2) if rng.random() < 0.45}

@@ -27,9 +27,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
-import events
-import store
 from app import create_app
+from scorebook import events, storage
 
 
 def event_count(client: FlaskClient) -> int:
@@ -395,7 +394,7 @@ def test_history_lists_an_events_matches_with_their_event(client: FlaskClient):
 
 def database(app: Flask) -> dict[str, list[tuple]]:
     """Every row of every table: what a refused request must leave as it was."""
-    db = store.connect(app.config["DATABASE"])
+    db = storage.connect(app.config["DATABASE"])
     try:
         names = [row[0] for row in db.execute("select name from sqlite_master where type='table'")]
         return {

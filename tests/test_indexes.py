@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import store
+from scorebook import storage
 
 WATCHED = {"matches", "seats", "rounds"}
 """The tables that grow with every match played."""
@@ -33,7 +33,7 @@ FULL_SCAN = re.compile(r"^SCAN (\w+)$")
 def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Record every statement the app's connections run, with their values filled in."""
     statements: list[str] = []
-    connect = store.connect
+    connect = storage.connect
 
     def traced(path: str):
         db = connect(path)
@@ -41,7 +41,7 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         return db
 
     with monkeypatch.context() as patched:
-        patched.setattr(store, "connect", traced)
+        patched.setattr(storage, "connect", traced)
         yield statements
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from waitress.server import create_server
 
-import store
 from app import create_app
+from scorebook import storage
 
 MATCHES = 1500
 """How many matches the history holds: a long way past one evening, quick to build."""
@@ -116,7 +116,7 @@ def posting(server: Server, match: dict[str, Any], until: threading.Event) -> li
 def looking(server: Server, match: dict[str, Any], until: threading.Event) -> list[tuple]:
     """Read the file as another connection would, until told to stop: how many matches an
     import has stored out of sight so far, and how many rounds the match holds."""
-    db = store.connect(server.database)
+    db = storage.connect(server.database)
     seen = []
     while not until.is_set() and len(seen) < 3000:
         hidden = db.execute("select count(*) from matches where import_id is not null")

@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 from sqlite_utils import Database
 
-import store
 from app import create_app
-from migrations import migrations
+from scorebook import storage
+from scorebook.storage.schema import migrations
 from tests.conftest import ScoringPhone
 from tests.html_reader import Node, alerts, field_errors, parse
 from tests.test_api import assert_error
@@ -72,7 +72,7 @@ def finished_duel(client: FlaskClient, winner: str, loser: str) -> int:
 @pytest.fixture
 def db(app: Flask) -> Iterator[Database]:
     """Return a connection to the app's database, for what the API cannot do or show."""
-    connection = store.connect(app.config["DATABASE"])
+    connection = storage.connect(app.config["DATABASE"])
     yield connection
     connection.close()
 
@@ -367,7 +367,7 @@ def test_the_renames_log_refuses_update_and_delete(client: FlaskClient, db: Data
 
 def test_migration_gives_existing_seats_their_player(tmp_path) -> None:
     path = str(tmp_path / "old.sqlite")
-    old = store.connect(path)
+    old = storage.connect(path)
     migrations.apply(old, stop_before="m002_player_keys")
     at = "2024-03-01T10:00:00Z"
     old.table("matches").insert(
@@ -391,8 +391,8 @@ def test_migration_gives_existing_seats_their_player(tmp_path) -> None:
         ]
     )
     old.close()
-    store.prepare(path)
-    db = store.connect(path)
+    storage.prepare(path)
+    db = storage.connect(path)
     assert [row["player_key"] for row in db.query("select * from seats order by seat")] == [
         "ana",
         "bo",
@@ -756,7 +756,7 @@ def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, 
     phone = there.test_client()
     assert phone.post("/api/import", json=exported).status_code in (200, 201)
     with there.app_context():
-        imported = store.connect(there.config["DATABASE"])
+        imported = storage.connect(there.config["DATABASE"])
         assert kept(imported) == recount(imported)
         assert kept(imported)["names"] == {"ana": "Ana", "bo": "Bo"}
         imported.close()
@@ -764,7 +764,7 @@ def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, 
 
 def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     path = str(tmp_path / "old.sqlite")
-    old = store.connect(path)
+    old = storage.connect(path)
     migrations.apply(old, stop_before="m005_players")
     at = "2024-03-01T10:00:00Z"
     base = {"created_utc": at, "updated_utc": at, "status": "finished", "rounds_played": 1}
@@ -806,8 +806,8 @@ def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     )
     old.conn.commit()
     old.close()
-    store.prepare(path)
-    db = store.connect(path)
+    storage.prepare(path)
+    db = storage.connect(path)
     sides = [row["side"] for row in db.query("select side from seats order by match_id, seat")]
     assert sides == ["Ana", "Bo", "Nous", "Eux", "Nous", "Eux"]
     assert kept(db) == recount(db)

@@ -23,7 +23,7 @@ import pytest
 from scorers import GAMES, Refusal, RoundImpossible, Table
 from scorers.base import FINISHED, PLAYING
 from scorers.cards import RANKS
-from scorers.porrazo_rules import (
+from scorers.porrazo.rules import (
     best_ronda,
     best_tendido,
     capture,

@@ -32,11 +32,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import matches
-import store
+from scorebook import matches, storage
 from scorers import GAMES, Refusal, RoundImpossible, Table
 from scorers.base import FINISHED, Replay
-from scorers.porrazo_rules import next_in_play
+from scorers.porrazo.rules import next_in_play
 
 PROPERTY = settings(
     max_examples=50,
@@ -640,8 +639,8 @@ def test_replaying_a_correction_then_the_original_gives_the_original(
 def db(tmp_path_factory: pytest.TempPathFactory):
     """One database for the module; every example starts its own match in it."""
     path = str(tmp_path_factory.mktemp("properties") / "properties.sqlite")
-    store.prepare(path)
-    connection = store.connect(path)
+    storage.prepare(path)
+    connection = storage.connect(path)
     yield connection
     connection.close()
 
@@ -663,7 +662,7 @@ def play(db, start: Start, rounds: Rounds) -> tuple[int, Rounds]:
 def snapshot(db, match_id: int) -> dict[str, Any]:
     """The match as stored and replayed, and the result cached on its row; not the times."""
     match = matches.load(db, match_id)
-    row = store.get_match(db, match_id)
+    row = storage.get_match(db, match_id)
     return {
         "inputs": [stored.input for stored in match.rounds],
         "replay": outcome(match.replay),
@@ -696,7 +695,7 @@ def test_correcting_a_round_and_restoring_it_gives_back_the_same_match(
     event("the correction changed the match" if after != before else "the same match")
     matches.correct_round(db, match_id, n, copy.deepcopy(played[n - 1]))
     assert snapshot(db, match_id) == before
-    assert [c["action"] for c in store.changes(db, match_id)][-2:] == ["correct", "correct"]
+    assert [c["action"] for c in storage.changes(db, match_id)][-2:] == ["correct", "correct"]
 
 
 # --- per game ---------------------------------------------------------------------------------

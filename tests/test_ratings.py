@@ -26,13 +26,10 @@ from html_reader import parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import matches
-import players
-import ratings
-import store
 from app import create_app
+from scorebook import matches, players, ratings, storage
 from scorers import Refusal
-from scorers.ratings import Finished, expected, moves, places, rate
+from scorers.elo import Finished, expected, moves, places, rate
 from tests.conftest import ScoringPhone
 
 RAMI_TO_10 = {"game": "rami", "options": {"target": 10}}
@@ -191,8 +188,8 @@ for every board from the first match (rating from scratch)."""
 
 
 def recording(made: list[Read]) -> Callable[..., list[tuple[Any, ...]]]:
-    """Wrap store.finished_seats so that every read ratings make is noted in `made`."""
-    read = store.finished_seats
+    """Wrap storage.finished_seats so that every read ratings make is noted in `made`."""
+    read = storage.finished_seats
 
     def recorded(db, board=None, since=("", 0)):
         made.append(None if board is None else (board, since[1]))
@@ -205,14 +202,14 @@ def recording(made: list[Read]) -> Callable[..., list[tuple[Any, ...]]]:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[Read]:
     """Record every read of finished matches ratings make, in this process."""
     made: list[Read] = []
-    monkeypatch.setattr(store, "finished_seats", recording(made))
+    monkeypatch.setattr(storage, "finished_seats", recording(made))
     return made
 
 
 def stamp_of(app: Flask) -> int:
     """The stamp ratings are kept under, as any process reads it from the file."""
-    with closing(store.connect(app.config["DATABASE"])) as db:
-        return store.history_stamp(db)
+    with closing(storage.connect(app.config["DATABASE"])) as db:
+        return storage.history_stamp(db)
 
 
 def test_a_round_of_a_match_still_played_rates_nothing_again(
@@ -372,11 +369,11 @@ def test_a_change_made_in_one_process_is_rated_by_the_others_next_read(
 
 def test_the_results_log_is_only_ever_added_to(app: Flask, client: FlaskClient):
     rami_match(client, "Ana", "Bo")
-    with closing(store.connect(app.config["DATABASE"])) as db:
+    with closing(storage.connect(app.config["DATABASE"])) as db:
         for statement in ("update results set match_id = 2", "delete from results"):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 db.execute(statement)
-        assert store.history_stamp(db) == 1
+        assert storage.history_stamp(db) == 1
 
 
 # --- kept and moved on, or rated from scratch: the same ratings -------------------------------
@@ -395,8 +392,8 @@ STEP = st.tuples(
 def step(db: Any, action: str, a: int, b: int) -> None:
     """Start a match of Rami to 10 or 20, play, correct, remove or restore a round, or rename a
     player (to a new name, or merging into another); a refused step changes nothing."""
-    found = store.rows(db, "select id, status from matches order by id")
-    playing = [row["id"] for row in found if row["status"] != store.FINISHED]
+    found = storage.rows(db, "select id, status from matches order by id")
+    playing = [row["id"] for row in found if row["status"] != storage.FINISHED]
     chosen = playing if action == "play" else [row["id"] for row in found]
     if action == "start" or not chosen:
         seated = [NAMES[(a + i) % len(NAMES)] for i in range(2 + b % 2)]
@@ -426,7 +423,7 @@ def step(db: Any, action: str, a: int, b: int) -> None:
         elif action == "restore" and match.removed:
             matches.restore_round(db, match.id, match.removed[b % len(match.removed)].id)
         elif action == "rename":
-            names = [player["name"] for player in store.players(db)]
+            names = [player["name"] for player in storage.players(db)]
             players.rename(db, names[a % len(names)], {"to": NAMES[b % len(NAMES)] + "x" * (b % 2)})
     except (Refusal, matches.Conflict, matches.NotFound):
         pass
@@ -452,14 +449,14 @@ def as_values(boards: dict[tuple[str, str], Any]) -> dict[tuple[str, str], Any]:
 )
 @given(st.lists(STEP, min_size=8, max_size=24))
 def test_ratings_kept_and_moved_on_are_the_ratings_rated_from_scratch(steps):
-    read, made = store.finished_seats, []
+    read, made = storage.finished_seats, []
     with (
         tempfile.TemporaryDirectory() as folder,
-        mock.patch.object(store, "finished_seats", recording(made)),
+        mock.patch.object(storage, "finished_seats", recording(made)),
     ):
         path = str(Path(folder) / "club.sqlite")
-        store.prepare(path)
-        with closing(store.connect(path)) as db:
+        storage.prepare(path)
+        with closing(storage.connect(path)) as db:
             for action, a, b in steps:
                 step(db, action, a, b)
                 scratch = rate(ratings.finished(read(db)))

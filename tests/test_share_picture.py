@@ -12,8 +12,7 @@ from flask.testing import FlaskClient
 from html_reader import parse
 from PIL import Image
 
-import matches
-import store
+from scorebook import matches, storage
 
 SVG = "{http://www.w3.org/2000/svg}"
 BELOTE = {
@@ -155,8 +154,8 @@ def test_control_characters_an_older_database_holds_are_left_out_of_the_picture(
     match_id = finished_belote(client)
     event, organiser = start_event(client, rounds=1)
     finish_round(client, draw_round(client, event["id"], organiser), organiser)
-    db = store.connect(app.config["DATABASE"])
-    with store.writing(db):
+    db = storage.connect(app.config["DATABASE"])
+    with storage.writing(db):
         db.execute(
             "update matches set note = ?, place = ? where id = ?",
             ["Cup\x00 fi\x1bnal\u202e", "\x07Bar\x0b", match_id],

@@ -15,8 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
-import access
 from app import create_app
+from scorebook import access
 from tests.conftest import ScoringPhone
 from tests.html_reader import alerts, parse
 from web import check_passcode

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import transfer
 from app import create_app
+from scorebook import transfer
 from tests.served import ask, serve, stop
 from web import get_db
 

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
-import store
+from scorebook import storage
 from tests.api_helpers import api_match, rounds_url
 
 ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 7, "melded": True}}}
@@ -25,15 +25,15 @@ def duel(client: FlaskClient) -> int:
 
 def connecting(monkeypatch: pytest.MonkeyPatch, pragma: str) -> Callable[[], None]:
     """Make every new connection run a pragma; return what undoes it."""
-    plain = store.connect
+    plain = storage.connect
 
     def connect(path: str) -> Database:
         db = plain(path)
         db.execute(pragma)
         return db
 
-    monkeypatch.setattr(store, "connect", connect)
-    return lambda: monkeypatch.setattr(store, "connect", plain)
+    monkeypatch.setattr(storage, "connect", connect)
+    return lambda: monkeypatch.setattr(storage, "connect", plain)
 
 
 def test_a_full_disk_says_not_saved_keeps_what_was_saved_and_recovers(

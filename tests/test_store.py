@@ -7,10 +7,9 @@ import threading
 
 import pytest
 
-import matches
-import store
 from app import create_app
-from migrations import migrations
+from scorebook import matches, storage
+from scorebook.storage.schema import migrations
 from scorers import words
 from web import get_db
 
@@ -20,9 +19,9 @@ ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "meld
 @pytest.fixture
 def db(tmp_path):
     """Return a connection to a freshly prepared database."""
-    path = str(tmp_path / "store.sqlite")
-    store.prepare(path)
-    connection = store.connect(path)
+    path = str(tmp_path / "storage.sqlite")
+    storage.prepare(path)
+    connection = storage.connect(path)
     yield connection
     connection.close()
 
@@ -43,19 +42,19 @@ def test_prepare_creates_the_schema_in_wal_mode(db):
 
 def test_prepare_twice_changes_nothing(tmp_path):
     path = str(tmp_path / "again.sqlite")
-    store.prepare(path)
-    connection = store.connect(path)
+    storage.prepare(path)
+    connection = storage.connect(path)
     applied = migrations.applied(connection)
     connection.close()
-    store.prepare(path)
-    connection = store.connect(path)
+    storage.prepare(path)
+    connection = storage.connect(path)
     assert migrations.applied(connection) == applied
     connection.close()
 
 
 def test_foreign_keys_refuse_a_round_of_no_match(db):
     with pytest.raises(sqlite3.IntegrityError):
-        store.insert_round(db, 999, ROUND, store.now_utc())
+        storage.insert_round(db, 999, ROUND, storage.now_utc())
 
 
 def test_the_change_log_refuses_update_and_delete(db, match):
@@ -63,25 +62,25 @@ def test_the_change_log_refuses_update_and_delete(db, match):
     for statement in ("update changes set action = 'add'", "delete from changes"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute(statement)
-    assert len(store.changes(db, match.id)) == 1
+    assert len(storage.changes(db, match.id)) == 1
 
 
 def test_a_failed_change_leaves_nothing_behind(db, match, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("disk gone")
 
-    monkeypatch.setattr(store, "log_change", broken)
+    monkeypatch.setattr(storage, "log_change", broken)
     with pytest.raises(RuntimeError):
         matches.add_round(db, match.id, ROUND)
     assert db.table("rounds").count == 0
-    assert store.get_match(db, match.id)["rounds_played"] == 0
+    assert storage.get_match(db, match.id)["rounds_played"] == 0
 
 
 def test_rounds_are_stored_as_entered_and_the_cache_follows_the_replay(db, match):
     matches.add_round(db, match.id, {**ROUND, "winner": "ana"})
-    stored = store.live_rounds(db, match.id)
+    stored = storage.live_rounds(db, match.id)
     assert [row["input"] for row in stored] == [ROUND]
-    row = store.get_match(db, match.id)
+    row = storage.get_match(db, match.id)
     assert (row["totals"], row["status"], row["rounds_played"]) == (
         {"Ana": 0, "Bo": 12},
         "playing",
@@ -93,26 +92,26 @@ def test_a_correction_keeps_the_version_it_replaced(db, match):
     matches.add_round(db, match.id, ROUND)
     corrected = {**ROUND, "hands": {"Bo": {"points": 20, "melded": True}}}
     matches.correct_round(db, match.id, 1, corrected)
-    log = store.changes(db, match.id)
+    log = storage.changes(db, match.id)
     assert [(c["action"], c["input"], c["replaced"]) for c in log] == [
         ("add", ROUND, None),
         ("correct", corrected, ROUND),
     ]
-    assert store.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 20}
+    assert storage.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 20}
 
 
 def test_a_removed_round_stays_in_the_database(db, match):
     matches.add_round(db, match.id, ROUND)
     matches.remove_round(db, match.id, 1)
-    assert store.live_rounds(db, match.id) == []
+    assert storage.live_rounds(db, match.id) == []
     assert db.table("rounds").count == 1
-    assert [c["action"] for c in store.changes(db, match.id)] == ["add", "remove"]
-    assert store.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 0}
+    assert [c["action"] for c in storage.changes(db, match.id)] == ["add", "remove"]
+    assert storage.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 0}
 
 
 def test_history_finds_a_player_through_the_seats_index(db, match):
     matches.start(db, {"game": "rami", "players": ["Cy", "Di"]})
-    rows, total = store.find_matches(db, player="  BO ")
+    rows, total = storage.find_matches(db, player="  BO ")
     assert ([row["id"] for row in rows], total) == ([match.id], 1)
     plan = db.execute(
         "explain query plan select match_id from seats where name_key = ?", ["bo"]
@@ -140,14 +139,14 @@ def test_the_database_path_can_come_from_the_environment(tmp_path, monkeypatch):
 
 def test_two_phones_recording_at_once_both_count_in_order(tmp_path):
     path = str(tmp_path / "race.sqlite")
-    store.prepare(path)
-    first = store.connect(path)
+    storage.prepare(path)
+    first = storage.connect(path)
     match_id = matches.start(first, {"game": "rami", "players": ["Ana", "Bo"]}).id
     start = threading.Barrier(4)
     failures: list[BaseException] = []
 
     def record(points: int) -> None:
-        phone = store.connect(path)
+        phone = storage.connect(path)
         start.wait()
         try:
             matches.add_round(
@@ -164,10 +163,10 @@ def test_two_phones_recording_at_once_both_count_in_order(tmp_path):
     for phone in phones:
         phone.join()
     assert failures == []
-    stored = [row["input"]["hands"]["Bo"]["points"] for row in store.live_rounds(first, match_id)]
+    stored = [row["input"]["hands"]["Bo"]["points"] for row in storage.live_rounds(first, match_id)]
     assert sorted(stored) == [2, 3, 4, 5]
-    assert [c["n"] for c in store.changes(first, match_id)] == [1, 2, 3, 4]
-    assert store.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 14}
+    assert [c["n"] for c in storage.changes(first, match_id)] == [1, 2, 3, 4]
+    assert storage.get_match(first, match_id)["totals"] == {"Ana": 0, "Bo": 14}
     first.close()
 
 
@@ -183,7 +182,7 @@ def test_a_kept_replay_is_only_reused_for_the_same_state_and_language(app, clien
     with app.app_context():
         assert matches.load(get_db(), match["id"]).replay.totals == {"Ana": 0, "Bo": 12}
         # The post kept its replay in place of the one before it, which nobody asks for again.
-        here = store.path_of(get_db())
+        here = storage.path_of(get_db())
         kept = {key[1:3] for key in matches.REPLAYED.kept if key[0] == here}
         assert (match["id"], 1) in kept and (match["id"], 0) not in kept
     client.put(f"{rounds}/1", json=hand | {"hands": {"Bo": {"points": 30, "melded": True}}})
@@ -216,14 +215,14 @@ def test_a_held_file_keeps_its_wal_between_requests_and_lets_go_unharmed(tmp_pat
     # into the new file and deletes none of its WAL.
     for name in ("held.sqlite", "held.sqlite-wal", "held.sqlite-shm"):
         (tmp_path / name).rename(tmp_path / f"old-{name}")
-    store.prepare(path)
-    db = store.connect(path)
+    storage.prepare(path)
+    db = storage.connect(path)
     matches.start(db, {"game": "rami", "players": ["Cy", "Di"]})
-    for i in range(store.HELD_FILES):
+    for i in range(storage.HELD_FILES):
         other = str(tmp_path / f"other-{i}.sqlite")
-        store.prepare(other)
-        store.hold_open(other)
-    assert path not in store.HELD
+        storage.prepare(other)
+        storage.hold_open(other)
+    assert path not in storage.HELD
     assert [r["players"] for r in db.query("select players_json as players from matches")] == [
         '["Cy", "Di"]'
     ]

@@ -17,13 +17,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-import matches
-import store
-import transfer
 from app import create_app
+from scorebook import matches, storage, transfer
 from tests.api_helpers import send
 from tests.html_reader import alerts, parse
-from web import transfer as web_transfer
+from web import transfer_pages as web_transfer
 
 # --- small legal matches of every game --------------------------------------------------------
 
@@ -391,8 +389,8 @@ def seen_from(app: Flask) -> dict[str, Any]:
 
 def rows(app: Flask) -> dict[str, int]:
     """Count the rows of every table that holds a match's history."""
-    db = store.connect(app.config["DATABASE"])
-    tables = ("matches", *store.IMPORTED_ROWS, "imports", "records", "rivalries")
+    db = storage.connect(app.config["DATABASE"])
+    tables = ("matches", *storage.IMPORTED_ROWS, "imports", "records", "rivalries")
     counted = {table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in tables}
     db.close()
     return counted
@@ -404,13 +402,13 @@ def test_an_import_is_out_of_sight_until_its_last_batch_is_in(
     # Watched from inside: the import runs in this process, where the patches are.
     elsewhere.config["IMPORT_APART"] = False
     monkeypatch.setattr(transfer, "BATCH_SECONDS", 0)
-    finish, midway = store.finish_import, []
+    finish, midway = storage.finish_import, []
 
     def looked_first(db: Any, import_id: int) -> None:
         midway.append((seen_from(elsewhere), rows(elsewhere)))
         finish(db, import_id)
 
-    monkeypatch.setattr(store, "finish_import", looked_first)
+    monkeypatch.setattr(storage, "finish_import", looked_first)
     answer = import_(there, three)
     assert answer.status_code == 200, answer.json
     ((seen, stored),) = midway
@@ -458,12 +456,12 @@ def test_an_import_failing_on_the_way_leaves_nothing(
 
 DYING_IMPORT = """
 import json, os, signal, sys
-import store, transfer
+from scorebook import storage, transfer
 
-db = store.connect(sys.argv[1])
+db = storage.connect(sys.argv[1])
 incoming = transfer.read_history(json.loads(sys.argv[2]))
-with store.writing(db):
-    import_id = store.begin_import(db, store.now_utc())
+with storage.writing(db):
+    import_id = storage.begin_import(db, storage.now_utc())
     transfer.keep(db, incoming[0], import_id)
 print("stored", flush=True)
 if sys.argv[3] == "die":
@@ -529,7 +527,7 @@ def test_the_log_of_a_stored_match_stays_append_only_after_an_import(
     there: FlaskClient, elsewhere: Flask, three: list
 ) -> None:
     import_(there, three)
-    db = store.connect(elsewhere.config["DATABASE"])
+    db = storage.connect(elsewhere.config["DATABASE"])
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         db.execute("delete from changes")
     db.close()
@@ -967,8 +965,8 @@ def test_flask_backup_copies_the_database(
     result = app.test_cli_runner().invoke(args=["backup", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output == f"Backed up {app.config['DATABASE']} to {path}.\n"
-    copied = store.connect(str(path))
-    original = store.connect(app.config["DATABASE"])
+    copied = storage.connect(str(path))
+    original = storage.connect(app.config["DATABASE"])
     try:
         assert copied.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert transfer.export_history(copied) == transfer.export_history(original)
@@ -1004,9 +1002,9 @@ def test_whoever_imports_a_match_may_score_it(
 def test_an_export_is_one_moment_of_a_match_being_played(
     app: Flask, client: FlaskClient, rami: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = store.connect(app.config["DATABASE"])
-    other = store.connect(app.config["DATABASE"])
-    read, recorded = store.round_records, []
+    db = storage.connect(app.config["DATABASE"])
+    other = storage.connect(app.config["DATABASE"])
+    read, recorded = storage.round_records, []
 
     def then_a_round_arrives(db: Any, match_id: int) -> Any:
         rows = read(db, match_id)
@@ -1015,12 +1013,12 @@ def test_an_export_is_one_moment_of_a_match_being_played(
             recorded.append(matches.add_round(other, match_id, out("Ana", Bo=5, Cy=7)))
         return rows
 
-    monkeypatch.setattr(store, "round_records", then_a_round_arrives)
+    monkeypatch.setattr(storage, "round_records", then_a_round_arrives)
     document = transfer.export_match(db, rami)
     assert recorded
     assert len(document["log"]) == len(document["round_records"]) + 2  # a correction, a removal
     assert len(document["rounds"]) == 2
-    monkeypatch.setattr(store, "round_records", read)
+    monkeypatch.setattr(storage, "round_records", read)
     assert len(transfer.export_match(db, rami)["rounds"]) == 3
     db.close()
     other.close()
@@ -1031,7 +1029,7 @@ def test_an_export_is_one_moment_of_a_match_being_played(
 
 def scorers_of(app: Flask, match_id: int) -> list[tuple[Any, ...]]:
     """Every scorer token a match was ever given (their digests and phones)."""
-    db = store.connect(app.config["DATABASE"])
+    db = storage.connect(app.config["DATABASE"])
     try:
         return db.execute("select * from scorers where match_id = ?", [match_id]).fetchall()
     finally:

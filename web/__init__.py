@@ -14,16 +14,14 @@ from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 from sqlite_utils import Database
 
-import access
-import store
-import store_tries
+from scorebook import access, storage
 
 
 def get_db() -> Database:
     """Return this request's database connection, opening it on first use."""
     if "db" not in g:
-        store.hold_open(current_app.config["DATABASE"])
-        g.db = store.connect(current_app.config["DATABASE"])
+        storage.hold_open(current_app.config["DATABASE"])
+        g.db = storage.connect(current_app.config["DATABASE"])
     return g.db
 
 
@@ -139,29 +137,29 @@ class TriesStorage(Storage):
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         """Count more tries of `key` in its window of `expiry` seconds."""
-        return store_tries.count_try(self.database(), key, expiry, amount)
+        return storage.count_try(self.database(), key, expiry, amount)
 
     def get(self, key: str) -> int:
         """Return the tries of `key` in its window still open."""
-        return store_tries.tries(self.database(), key)
+        return storage.tries(self.database(), key)
 
     def get_expiry(self, key: str) -> float:
         """Return when the window of `key` closes (now, if it has none)."""
-        closes = store_tries.window_closes(self.database(), key)
+        closes = storage.window_closes(self.database(), key)
         return time.time() if closes is None else closes
 
     def check(self) -> bool:
         """Say whether the counts can be read."""
-        store_tries.tries(self.database(), "")
+        storage.tries(self.database(), "")
         return True
 
     def reset(self) -> int:
         """Forget every count."""
-        return store_tries.forget(self.database())
+        return storage.forget(self.database())
 
     def clear(self, key: str) -> None:
         """Forget the count of `key`."""
-        store_tries.forget(self.database(), key)
+        storage.forget(self.database(), key)
 
 
 limiter = Limiter(get_remote_address, storage_uri="tablescore://")

@@ -7,8 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-import access
-import matches
+from scorebook import access, matches
 from scorers import GAMES
 
 from . import bearer_token, check_passcode, get_db, joining, openapi

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matches import Match
+from scorebook.matches import Match
 
 WIDTH, HEIGHT = 340, 200
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 24

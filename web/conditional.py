@@ -10,8 +10,7 @@ from flask import Response, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
-import matches
-import store
+from scorebook import matches, storage
 
 from . import get_db
 
@@ -23,7 +22,7 @@ def match_tag(match_id: int) -> tuple[str, str]:
     Every change (a correction, a removal, a restore too) moves the version on; the words of
     the explanations follow the reader's language.
     """
-    stamp = store.match_stamp(get_db(), match_id) if 0 < match_id <= matches.LARGEST_ID else None
+    stamp = storage.match_stamp(get_db(), match_id) if 0 < match_id <= matches.LARGEST_ID else None
     if stamp is None:
         raise matches.no_such_match(match_id)
     uid, version = stamp

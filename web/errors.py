@@ -8,10 +8,10 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from access import Forbidden
-from matches import Conflict, NotFound, Stale
+from scorebook.access import Forbidden
+from scorebook.matches import Conflict, NotFound, Stale
+from scorebook.transfer import Interrupted
 from scorers import Refusal
-from transfer import Interrupted
 
 from .json_body import check_body
 

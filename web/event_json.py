@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import url_for
 
-from events import Event
+from scorebook.events import Event
 
 
 def event_json(event: Event) -> dict[str, Any]:

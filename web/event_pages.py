@@ -21,10 +21,7 @@ from flask.typing import ResponseReturnValue
 from wtforms import Field, IntegerField, StringField, TextAreaField
 from wtforms.validators import Optional
 
-import access
-import events
-import matches
-import store_events
+from scorebook import access, events, matches, storage
 from scorers import GAMES, Refusal, Scorer
 from scorers.base import seats
 from scorers.forms import RefusalOnFields, option_field
@@ -157,7 +154,7 @@ def listed() -> ResponseReturnValue:
     """List the events, newest first, and offer to create one for each game."""
     return render_template(
         "events/list.html",
-        events=store_events.list_events(get_db()),
+        events=storage.list_events(get_db()),
         entries=entries(),
     )
 
@@ -278,7 +275,7 @@ def close(event_id: int) -> ResponseReturnValue:
 def standings(event_id: int) -> ResponseReturnValue:
     """Show the standings big, for a screen across the room; they follow the tables."""
     shown = events.load(get_db(), event_id)
-    stamp = store_events.event_stamp(get_db(), event_id)
+    stamp = storage.event_stamp(get_db(), event_id)
     return render_template("events/standings.html", event=shown, version=stamp)
 
 
@@ -287,7 +284,7 @@ def standings_sheet(event_id: int) -> ResponseReturnValue:
     """Answer the standings page: nothing (204) if nothing moved since it asked, else them."""
     if not 0 < event_id <= matches.LARGEST_ID:
         raise events.no_such_event(event_id)
-    stamp = store_events.event_stamp(get_db(), event_id)
+    stamp = storage.event_stamp(get_db(), event_id)
     if request.args.get("since") == stamp:
         response = Response(status=204)
         response.cache_control.no_store = True

@@ -7,11 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-import access
-import event_transfer
-import events
-import store_events
-import transfer
+from scorebook import access, event_transfer, events, storage, transfer
 from scorers import GAMES
 
 from . import PASSCODE_HEADER, bearer_token, check_passcode, get_db
@@ -39,7 +35,7 @@ def create() -> ResponseReturnValue:
 @bp.get("/events")
 def listed() -> ResponseReturnValue:
     """List the events, newest first."""
-    return jsonify(events=[event_summary(row) for row in store_events.list_events(get_db())])
+    return jsonify(events=[event_summary(row) for row in storage.list_events(get_db())])
 
 
 @bp.get("/events/<int:event_id>")

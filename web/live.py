@@ -10,7 +10,7 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-import matches
+from scorebook import matches
 
 from . import get_db
 from .conditional import match_tag, tagged, unchanged

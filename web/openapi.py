@@ -7,7 +7,7 @@ from typing import Any
 
 from scorers import GAMES
 
-from . import events_api, players, ratings, transfer
+from . import events_api, player_pages, rating_pages, transfer_pages
 from .json_body import MAX_DEPTH
 from .openapi_parts import JSON, answer, body, ref
 
@@ -713,10 +713,10 @@ def document() -> dict[str, Any]:
     }
     # The players', the export/import and the events' blueprints describe their own paths.
     described["paths"] |= deepcopy(
-        players.OPENAPI_PATHS
-        | transfer.OPENAPI_PATHS
+        player_pages.OPENAPI_PATHS
+        | transfer_pages.OPENAPI_PATHS
         | events_api.OPENAPI_PATHS
-        | ratings.OPENAPI_PATHS
+        | rating_pages.OPENAPI_PATHS
     )
     with_door_errors(described["paths"])
     return described

@@ -24,10 +24,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-import access
-import matches
-import store
-import store_events
+from scorebook import access, matches, storage
 from scorers import GAMES, Refusal, Scorer
 from scorers.forms import RefusalOnFields, match_form
 
@@ -151,7 +148,7 @@ def new_match(game: str) -> ResponseReturnValue:
 
 def known_names() -> list[str]:
     """Name the players this Tablescore knows, those who played most first, for suggestions."""
-    played = sorted(store.players(get_db()), key=lambda row: (-row["matches"], row["name"]))
+    played = sorted(storage.players(get_db()), key=lambda row: (-row["matches"], row["name"]))
     return [row["name"] for row in played[:KNOWN_NAMES]]
 
 
@@ -181,7 +178,7 @@ def session_token(match_id: int) -> str | None:
     organiser's of the match's event."""
     token = session.get("scorer_tokens", {}).get(str(match_id))
     if token is None and session.get("event_tokens") and 0 < match_id <= matches.LARGEST_ID:
-        event_id = store_events.event_of(get_db(), match_id)
+        event_id = storage.event_of(get_db(), match_id)
         token = session["event_tokens"].get(str(event_id))
     return token
 
@@ -200,7 +197,7 @@ def may_score(match_id: int) -> bool:
 def amendments(played: matches.Match) -> dict[str, Any]:
     """Return a match's corrections by round id and its removed rounds, for its sheet."""
     corrected: dict[int, list[dict[str, Any]]] = {}
-    for change in store.amendments(get_db(), played.id):
+    for change in storage.amendments(get_db(), played.id):
         if change["action"] == "correct":
             corrected.setdefault(change["round_id"], []).append(change)
     return {"corrected": corrected, "removed": played.removed}
@@ -293,7 +290,7 @@ def why(match_id: int, n: int, **typed: Any) -> ResponseReturnValue:
 def edit_details(match_id: int) -> ResponseReturnValue:
     """Change the match's note, place and day from its page."""
     device = phone(match_id)
-    typed = {name: request.form.get(name, "") for name in store.DETAILS}
+    typed = {name: request.form.get(name, "") for name in storage.DETAILS}
     day_typed = typed["played_at"]
     sent: dict[str, Any] = {"note": typed["note"], "place": typed["place"]}
     if day_typed:

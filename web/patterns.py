@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from wtforms import BooleanField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.form import BaseForm
 
-import matches
+from scorebook import matches
 from scorers import GAMES
 
 bp = Blueprint("patterns", __name__)

@@ -12,8 +12,8 @@ from xml.sax.saxutils import escape
 
 from PIL import Image, ImageDraw, ImageFont
 
-import events
-from matches import Match
+from scorebook import events
+from scorebook.matches import Match
 from scorers.seating import hidden, joining
 from scorers.words import _, ngettext
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import url_for
 
-from matches import Match, Round
+from scorebook.matches import Match, Round
 from scorers import Scorer
 from scorers.base import Option, RoundResult, seats
 

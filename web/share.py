@@ -7,8 +7,7 @@ from flask import Blueprint, Response
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
-import events
-import matches
+from scorebook import events, matches
 from scorers.base import FINISHED
 from scorers.words import RIGHT_TO_LEFT, _
 

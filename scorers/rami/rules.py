@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import explain
-from .base import Replay, RoundResult, Table
-from .cards import JOKER, RANKS, read_ranks
-from .refusal import Problems, Refusal
-from .words import _, ngettext
+from .. import explain
+from ..base import Replay, RoundResult, Table
+from ..cards import JOKER, RANKS, read_ranks
+from ..refusal import Problems, Refusal
+from ..words import _, ngettext
 
 OUT = "out"
 RAMI_SEC = "rami_sec"

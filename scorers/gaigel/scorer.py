@@ -11,8 +11,8 @@ from wtforms import Form as PlainForm
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
-from . import explain
-from .base import (
+from .. import explain
+from ..base import (
     FINISHED,
     FIRST_DEALER,
     LEFT,
@@ -26,9 +26,10 @@ from .base import (
     Table,
     dealing_rule,
 )
-from .events import Record
-from .forms import Number, RoundForm, SeatList
-from .gaigel_rules import (
+from ..draw import Record
+from ..forms import Number, RoundForm, SeatList
+from ..words import _, lazy, ngettext
+from .rules import (
     AUS,
     CALL_SAID,
     CALLER_LOSES,
@@ -42,7 +43,6 @@ from .gaigel_rules import (
     read_deal,
     read_three,
 )
-from .words import _, lazy, ngettext
 
 GIVING, ERASING = "giving", "erasing"
 

@@ -2,7 +2,7 @@
 
 A player is the key on the seats they took: their casefolded name, until a rename moves it.
 Matches keep every name as the table typed it, so a rename rewrites no match. Statistics are
-kept per player as matches change (`store.tally`), from each match's cached result (totals,
+kept per player as matches change (`storage.tally`), from each match's cached result (totals,
 status, winner); a shared first place has no winner, so it is nobody's win.
 """
 
@@ -14,9 +14,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import matches
-import store
-from matches import Conflict, NotFound, Page
+from scorebook import matches, storage
+from scorebook.matches import Conflict, NotFound, Page
 from scorers import GAMES
 from scorers.refusal import Problems
 from scorers.seating import Names
@@ -87,14 +86,14 @@ def nobody_called(name: Any) -> str:
 
 def everyone(db: Database) -> list[Listed]:
     """List every player with how many matches they played and won, by name."""
-    listed = [Listed(row["name"], row["matches"], row["wins"]) for row in store.players(db)]
+    listed = [Listed(row["name"], row["matches"], row["wins"]) for row in storage.players(db)]
     return sorted(listed, key=lambda player: player.name.casefold())
 
 
 def find(db: Database, name: Any) -> Player:
     """Return a player's records per variant, rivalries and newest matches, or raise NotFound."""
     player_key = key(name)
-    names = store.player_names(db, [player_key])
+    names = storage.player_names(db, [player_key])
     if not names:
         raise NotFound(nobody_called(name))
     records = [
@@ -106,7 +105,7 @@ def find(db: Database, name: Any) -> Player:
             row["wins"],
             row["scored"],
         )
-        for row in store.records(db, player_key)
+        for row in storage.records(db, player_key)
     ]
     games = list(GAMES)
     return Player(
@@ -119,8 +118,8 @@ def find(db: Database, name: Any) -> Player:
 
 def rivalries(db: Database, player_key: str) -> list[Rivalry]:
     """Return, per opponent, the matches played on opposite sides and who won them."""
-    rows = store.rivals(db, player_key)
-    names = store.player_names(db, [row["opponent_key"] for row in rows])
+    rows = storage.rivals(db, player_key)
+    names = storage.player_names(db, [row["opponent_key"] for row in rows])
     found = [
         Rivalry(names[row["opponent_key"]], row["matches"], row["wins"], row["losses"])
         for row in rows
@@ -139,10 +138,10 @@ def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:
     new = Names(problems).read(data.get("to"), "to")
     problems.raise_any()
     old_key, new_key = key(name), new.casefold()
-    with store.writing(db):
-        if not store.has_player(db, old_key):
+    with storage.writing(db):
+        if not storage.has_player(db, old_key):
             raise NotFound(nobody_called(name))
-        together = store.shared_matches(db, old_key, new_key) if new_key != old_key else 0
+        together = storage.shared_matches(db, old_key, new_key) if new_key != old_key else 0
         if together:
             raise Conflict(
                 ngettext(
@@ -153,5 +152,5 @@ def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:
                     together,
                 ).format(new_name=new, old_name=name, count=together)
             )
-        store.rename_player(db, old_key, new, store.now_utc())
+        storage.rename_player(db, old_key, new, storage.now_utc())
     return new

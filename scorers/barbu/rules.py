@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from . import explain
-from .base import Table
-from .refusal import Problems, Refusal
-from .words import _, lazy
+from .. import explain
+from ..base import Table
+from ..refusal import Problems, Refusal
+from ..words import _, lazy
 
 HANDS_PER_DECLARER = 7
 DOUBLES_OWED = 2

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import explain
-from .base import Table
-from .refusal import Problems, Refusal
-from .words import _, lazy, ngettext
+from .. import explain
+from ..base import Table
+from ..refusal import Problems, Refusal
+from ..words import _, lazy, ngettext
 
 PACK_POINTS = 240
 AUS = 101

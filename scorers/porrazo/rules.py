@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations, product
 from typing import Any
 
-from . import explain
-from .base import Table
-from .cards import RANKS, read_rank, read_ranks
-from .refusal import Problems, Refusal
-from .words import _, lazy
+from .. import explain
+from ..base import Table
+from ..cards import RANKS, read_rank, read_ranks
+from ..refusal import Problems, Refusal
+from ..words import _, lazy
 
 ORDER = {rank: place for place, rank in enumerate(RANKS, start=1)}
 """Ace low, king high."""

@@ -10,8 +10,8 @@ from wtforms import RadioField, SelectChoice, SelectField, StringField
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
-from . import explain
-from .base import (
+from .. import explain
+from ..base import (
     FINISHED,
     FIRST_DEALER,
     LEFT,
@@ -24,9 +24,11 @@ from .base import (
     Table,
     dealing_rule,
 )
-from .cards import RANKS, read_rank
-from .forms import Number, RoundForm, SeatList
-from .porrazo_rules import (
+from ..cards import RANKS, read_rank
+from ..forms import Number, RoundForm, SeatList
+from ..refusal import Problems, Refusal
+from ..words import _, lazy
+from .rules import (
     EVENT_NAMES,
     EVENT_VALUES,
     best_ronda,
@@ -42,8 +44,6 @@ from .porrazo_rules import (
     ronda_value,
     side_named,
 )
-from .refusal import Problems, Refusal
-from .words import _, lazy
 
 RANKED = ("porrazo", "counter_porrazo", "ronda", "rondin", "four_of_a_kind", "limpia", "in_place")
 """Events scored by the rank of their cards."""

@@ -1,11 +1,20 @@
-"""The database schema, as small numbered migrations that each run once, in order."""
+"""The database schema, as small numbered migrations that each run once, in order, and
+`prepare`, which applies them to a file before it is served.
 
+A migration is frozen with the step it made: it imports no live domain code, so a database
+built years ago migrates the same way whatever the games have become.
+"""
+
+import fcntl
 import json
+from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorers import GAMES
+from .database import connect, writing
+from .imports import drop_dead_imports
 
 migrations = Migrations("tablescore")
 
@@ -179,19 +188,33 @@ def m004_history_by_date(db: Database) -> None:
     db.table("matches").create_index(["created_utc"])
 
 
+def variant_at_m005(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Return the options that kept a match's statistics apart when m005 ran (each game's
+    `variant_key` of that day, frozen here)."""
+    if game == "belote":
+        return {"variant": options["variant"], "target": options["target"]}
+    if game == "gaigel":
+        if options["mode"] == "three":
+            return {"mode": "three"}
+        return {"mode": options["mode"], "strokes": options["strokes"]}
+    if game in ("rami", "porrazo"):
+        return {"target": options["target"]}
+    return {}
+
+
 @migrations()
 def m005_players(db: Database) -> None:
     """Give every seat the side it scores for, and keep per player their name, their records
     per game variant, and their rivalries.
 
     A player's page and the list of players read these few rows instead of every seat of every
-    match; `store.tally` keeps them true in the transaction of each change.
+    match; `player_book.tally` keeps them true in the transaction of each change.
     """
     # The variant a match is played: the options that change what its scores mean (a coinche
     # to 2000), which statistics keep apart. Like the options, it is frozen with the match.
     db.table("matches").add_column("variant_json", str)
     variants = [
-        (json.dumps(GAMES[row["game"]].variant_key(json.loads(row["options"])), sort_keys=True),
+        (json.dumps(variant_at_m005(row["game"], json.loads(row["options"])), sort_keys=True),
          row["id"])
         for row in db.query("SELECT id, game, options_json AS options FROM matches")
     ]  # fmt: skip
@@ -469,3 +492,24 @@ def m012_tries(db: Database) -> None:
         not_null=["count", "expires"],
         strict=True,
     )
+
+
+def prepare(path: str) -> None:
+    """Create the database file if needed, switch it to WAL once, apply migrations, and drop
+    what dead imports left.
+
+    Several server processes may start at once over one file: a lock beside it lets one
+    migrate while the others wait, then find nothing left to do.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{path}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        db = connect(path)
+        try:
+            db.enable_wal()
+            migrations.apply(db)
+            # An import whose process died (a crash, kill -9) left its hidden rows.
+            with writing(db):
+                drop_dead_imports(db)
+        finally:
+            db.close()

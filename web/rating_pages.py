@@ -7,10 +7,9 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
-import matches
-import ratings
+from scorebook import matches, ratings
 from scorers import GAMES
-from scorers.ratings import RANKED_AFTER, SCALE, START, K
+from scorers.elo import RANKED_AFTER, SCALE, START, K
 
 from . import get_db
 from .openapi_parts import answer, refusal

@@ -8,8 +8,13 @@ from typing import Any
 from wtforms import RadioField, SelectChoice, SelectMultipleField
 from wtforms.fields import Field
 
-from . import explain
-from .barbu_rules import (
+from .. import explain
+from ..base import MATCH_DEALS, Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
+from ..draw import Record
+from ..forms import Number, RoundForm, SeatList
+from ..refusal import Refusal
+from ..words import _, lazy
+from .rules import (
     CONTRACTS,
     COUNTED,
     COUNTING,
@@ -22,11 +27,6 @@ from .barbu_rules import (
     read_hand,
     settle,
 )
-from .base import MATCH_DEALS, Option, Replay, RoundImpossible, RoundResult, Rule, Scorer, Table
-from .events import Record
-from .forms import Number, RoundForm, SeatList
-from .refusal import Refusal
-from .words import _, lazy
 
 HANDS = 28
 PICKED = ("ace_of_hearts", "second_last", "last", "king_of_hearts")

@@ -11,12 +11,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import access
-import events
-import matches
-import store
-import store_events
-import transfer
+from scorebook import access, events, matches, storage, transfer
 from scorers import Refusal
 from scorers.seating import PLAYER, TEAM, checked_name
 from scorers.words import _
@@ -64,7 +59,7 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     uid = document.get("uid")
     if not isinstance(uid, str) or not transfer.UID.fullmatch(uid):
         raise Refusal.at("uid", _("Every event needs its uid: 1 to 64 letters, digits, - or _."))
-    here = store_events.event_by_uid(db, uid)
+    here = storage.event_by_uid(db, uid)
     if here is not None:
         return events.load(db, here), False
     # The event is checked as a new one would be: its game, options and entrants.
@@ -86,7 +81,7 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     tables = read_tables(document.get("tables"), by_uid, len(draws), set(entered))
     rounds_in = [read_rounds_in(e, i, checked["rounds"]) for i, e in enumerate(entrants)]
     closed = document.get("closed_at")
-    with store.writing(db):
+    with storage.writing(db):
         refuse_stored(db, [match_uid for _n, _number, match_uid in tables])
         event_id, token = events.stored(
             db,
@@ -96,11 +91,11 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
             None if closed is None else transfer.moment(closed, "closed_at"),
         )
         for (name, members), (joined, withdrawn) in zip(entered.items(), rounds_in, strict=True):
-            store_events.insert_entrant(db, event_id, name, members, joined)
+            storage.insert_entrant(db, event_id, name, members, joined)
             if withdrawn is not None:
-                store_events.withdraw(db, event_id, name, withdrawn)
+                storage.withdraw(db, event_id, name, withdrawn)
         for drawn in draws:
-            store_events.insert_draw(
+            storage.insert_draw(
                 db, event_id, drawn["round"], drawn["seed"], drawn["byes"], drawn["drawn_at"]
             )
         for n, number, match_uid in tables:

@@ -31,10 +31,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from limits import parse as parse_limit
 
-import access
-import store
-import transfer
-from matches import Conflict
+from scorebook import access, storage, transfer
+from scorebook.matches import Conflict
 from scorers import Refusal
 
 from . import PASSCODE_HEADER, check_passcode, get_db, limiter
@@ -115,7 +113,7 @@ def export_history() -> ResponseReturnValue:
     finally:
         exporting.release()
     written.seek(0)
-    name = f"tablescore-{store.now_utc()[:10]}.json"
+    name = f"tablescore-{storage.now_utc()[:10]}.json"
     if "wsgi.file_wrapper" in request.environ:
         return send_file(written, "application/json", as_attachment=True, download_name=name)
     # A server that cannot send a file by itself (the test client) gets its text.
@@ -210,7 +208,7 @@ def export_command(file: str) -> None:
     """Write every match to FILE as JSON, for `flask import` or POST /api/import elsewhere."""
     with open(file, "wb") as written:
         transfer.write_history(current_app.config["DATABASE"], written)
-    count = len(store.match_ids(get_db()))
+    count = len(storage.match_ids(get_db()))
     click.echo(f"Exported {transfer.matches_count(count)} to {os.path.abspath(file)}.")
 
 

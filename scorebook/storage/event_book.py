@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import store
+from .database import decoded, now_utc, rows
 
 
 def insert_event(db: Database, event: dict[str, Any]) -> int:
@@ -36,21 +36,21 @@ def insert_entrant(db: Database, event_id: int, name: str, members: Any, joined:
 
 def get_event(db: Database, event_id: int) -> dict[str, Any] | None:
     """Return an event's row with its options decoded, or None."""
-    found = store.rows(db, "select * from events where id = ?", [event_id])
-    return store.decoded(found[0]) if found else None
+    found = rows(db, "select * from events where id = ?", [event_id])
+    return decoded(found[0]) if found else None
 
 
 def event_by_uid(db: Database, uid: str) -> int | None:
     """Return the id of the event with this uid, if it is here."""
-    found = store.rows(db, "select id from events where uid = ?", [uid])
+    found = rows(db, "select id from events where uid = ?", [uid])
     return found[0]["id"] if found else None
 
 
 def list_events(db: Database) -> list[dict[str, Any]]:
     """Every event, newest first, with how many rounds are drawn."""
     return [
-        store.decoded(row)
-        for row in store.rows(
+        decoded(row)
+        for row in rows(
             db,
             "select e.*, (select count(*) from event_rounds r where r.event_id = e.id) as drawn "
             "from events e order by e.created_utc desc, e.id desc",
@@ -61,8 +61,8 @@ def list_events(db: Database) -> list[dict[str, Any]]:
 def entrants(db: Database, event_id: int) -> list[dict[str, Any]]:
     """An event's entrants in the order they were entered."""
     return [
-        store.decoded(row)
-        for row in store.rows(
+        decoded(row)
+        for row in rows(
             db, "select * from event_entrants where event_id = ? order by id", [event_id]
         )
     ]
@@ -79,8 +79,8 @@ def withdraw(db: Database, event_id: int, name: str, from_round: int) -> None:
 def draws(db: Database, event_id: int) -> list[dict[str, Any]]:
     """Each drawn round, first to last, with its byes."""
     return [
-        store.decoded(row)
-        for row in store.rows(
+        decoded(row)
+        for row in rows(
             db, "select * from event_rounds where event_id = ? order by round", [event_id]
         )
     ]
@@ -94,7 +94,7 @@ def insert_draw(
         {
             "event_id": event_id,
             "round": n,
-            "drawn_utc": at or store.now_utc(),
+            "drawn_utc": at or now_utc(),
             "seed": seed,
             "byes_json": json.dumps(byes),
         }
@@ -104,8 +104,8 @@ def insert_draw(
 def table_matches(db: Database, event_id: int) -> list[dict[str, Any]]:
     """The rows of an event's matches, by round and table."""
     return [
-        store.decoded(row)
-        for row in store.rows(
+        decoded(row)
+        for row in rows(
             db,
             "select * from matches where event_id = ? and import_id is null "
             "order by event_round, event_table",
@@ -116,12 +116,12 @@ def table_matches(db: Database, event_id: int) -> list[dict[str, Any]]:
 
 def close(db: Database, event_id: int) -> None:
     """Close the event: its last round's matches can no longer be changed."""
-    db.execute("update events set closed_utc = ? where id = ?", [store.now_utc(), event_id])
+    db.execute("update events set closed_utc = ? where id = ?", [now_utc(), event_id])
 
 
 def events_of(db: Database, player_key: str) -> list[dict[str, Any]]:
     """The events a player sat at a table of, newest first."""
-    return store.rows(
+    return rows(
         db,
         "select distinct e.id, e.name, e.game, e.created_utc from events e "
         "join matches m on m.event_id = e.id join seats s on s.match_id = m.id "

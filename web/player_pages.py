@@ -11,10 +11,7 @@ from flask_babel import gettext as _
 from wtforms import StringField
 from wtforms.fields import Field
 
-import access
-import players
-import ratings
-import store_events
+from scorebook import access, players, ratings, storage
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
@@ -137,7 +134,7 @@ def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
     if request.args.get("opponents") != "all" and len(rivals) > RIVALS_SHOWN:
         most = sorted(rivals, key=lambda rivalry: -rivalry.matches)[:RIVALS_SHOWN]
         rivals = [rivalry for rivalry in rivals if rivalry in most]
-    played_in = store_events.events_of(get_db(), players.key(player.name))
+    played_in = storage.events_of(get_db(), players.key(player.name))
     page = render_template(
         "players/player.html",
         player=player,

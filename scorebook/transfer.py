@@ -26,9 +26,7 @@ from typing import Any, BinaryIO
 
 from sqlite_utils import Database
 
-import access
-import matches
-import store
+from scorebook import access, matches, storage
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
 from scorers.seating import DEVICE, checked_name
 from scorers.words import _, ngettext, speak
@@ -148,10 +146,10 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
     # Replayed apart from the kept replays: a whole history passing through would push out
     # the matches being played tonight. Read as of one moment: a round recorded meanwhile
     # would be in the log and not in the records.
-    with store.reading(db):
+    with storage.reading(db):
         match = matches.played(*matches.stored(db, match_id))
-        rows = store.round_records(db, match.id)
-        changes = store.changes(db, match.id)
+        rows = storage.round_records(db, match.id)
+        changes = storage.changes(db, match.id)
     refs = {row["id"]: ref for ref, row in enumerate(rows)}
     teams = match.table.teams
     return {
@@ -201,7 +199,7 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
 
 def export_history(db: Database) -> list[dict[str, Any]]:
     """Return every match's export document, oldest first."""
-    return [export_match(db, match_id) for match_id in store.match_ids(db)]
+    return [export_match(db, match_id) for match_id in storage.match_ids(db)]
 
 
 def export_stream(database: str) -> Iterator[str]:
@@ -211,10 +209,10 @@ def export_stream(database: str) -> Iterator[str]:
     read in its own short queries, and phones scoring meanwhile are not kept waiting. The
     stream reads through its own connection, which outlives the request that started it.
     """
-    with closing(store.connect(database).conn) as conn:
+    with closing(storage.connect(database).conn) as conn:
         db = Database(conn)
         yield "["
-        for i, match_id in enumerate(store.match_ids(db)):
+        for i, match_id in enumerate(storage.match_ids(db)):
             yield ("," if i else "") + "\n" + as_text(export_match(db, match_id))
         yield "\n]\n"
 
@@ -324,27 +322,27 @@ def import_history(db: Database, exported: Any) -> Outcome:
     batch is in; an import that fails on the way is dropped whole.
     """
     incoming = read_history(exported)
-    with store.writing(db):
-        import_id = store.begin_import(db, store.now_utc())
+    with storage.writing(db):
+        import_id = storage.begin_import(db, storage.now_utc())
     try:
         outcome, new = sorted_out(db, incoming)
         waiting = deque(new)
         while waiting:
-            with store.writing(db):
+            with storage.writing(db):
                 store_batch(db, import_id, waiting, outcome)
             # The import, not the next phone to commit, copies what it wrote out of the WAL.
-            store.checkpoint(db)
+            storage.checkpoint(db)
             time.sleep(PAUSE_SECONDS)
-        with store.writing(db):
-            store.finish_import(db, import_id)
+        with storage.writing(db):
+            storage.finish_import(db, import_id)
     except BaseException as error:
-        with suppress(sqlite3.Error), store.writing(db):
-            store.drop_import(db, import_id)
+        with suppress(sqlite3.Error), storage.writing(db):
+            storage.drop_import(db, import_id)
         if isinstance(error, sqlite3.IntegrityError):
             raise another_import() from None
         raise
     finally:
-        store.let_go(import_id)
+        storage.let_go(import_id)
     return outcome
 
 
@@ -404,7 +402,7 @@ def import_alone(
     os.nice(IMPORT_NICENESS)
     threading.Thread(target=leave_with, args=(parent,), daemon=True).start()
     speak(language)
-    db = store.connect(database)
+    db = storage.connect(database)
     try:
         said = ("done", asdict(import_history(db, parse(data))), None)
     except Unreadable as unreadable:
@@ -487,14 +485,14 @@ def stored_id(db: Database, uid: str) -> int | None:
     row = db.execute(query, [uid]).fetchone()
     if row is None or row[1] is None:
         return None if row is None else row[0]
-    if store.alive(db, row[2]):
+    if storage.alive(db, row[2]):
         raise another_import()
     if db.conn.in_transaction:
         # Asked inside a change (an event's import): the write lock is already held.
-        store.drop_dead_imports(db)
+        storage.drop_dead_imports(db)
     else:
-        with store.writing(db):
-            store.drop_dead_imports(db)
+        with storage.writing(db):
+            storage.drop_dead_imports(db)
     # Its import is gone, and the match with it (a uid is stored once).
     return None
 
@@ -640,7 +638,7 @@ def logged_details(
 def moment(value: Any, path: str) -> str:
     """Check a UTC time written as Tablescore stores it."""
     try:
-        datetime.strptime(value, store.STAMP)
+        datetime.strptime(value, storage.STAMP)
     except (TypeError, ValueError):
         raise Refusal.at(
             path,
@@ -866,7 +864,7 @@ def keep(
 ) -> int:
     """Store a checked match of an import with its history as it was kept, and cache its
     replay; a match of an event comes in at its event, round and table (`event`)."""
-    match_id = store.insert_match(
+    match_id = storage.insert_match(
         db,
         uid=match.uid,
         game=match.scorer.id,
@@ -883,16 +881,18 @@ def keep(
     corrections = Counter(entry.ref for entry in match.log if entry.action == "correct")
     for ref, record in enumerate(match.records):
         # Stored the way it happened: entered, then corrected, then removed.
-        round_id = store.insert_round(db, match_id, record.input, record.entered_at)
+        round_id = storage.insert_round(db, match_id, record.input, record.entered_at)
         if record.corrected_at:
-            store.replace_round(db, round_id, record.input, record.corrected_at)
+            storage.replace_round(db, round_id, record.input, record.corrected_at)
         if record.removed_at:
-            store.mark_removed(db, round_id, record.removed_at)
-        store.update(db, "rounds", round_id, {"version": 1 + corrections[ref], "note": record.note})
+            storage.mark_removed(db, round_id, record.removed_at)
+        storage.update(
+            db, "rounds", round_id, {"version": 1 + corrections[ref], "note": record.note}
+        )
         round_ids.append(round_id)
-    store.set_details(db, match_id, match.details)
+    storage.set_details(db, match_id, match.details)
     for entry in match.log:
-        change = store.Change(
+        change = storage.Change(
             entry.action,
             entry.n,
             None if entry.ref is None else round_ids[entry.ref],
@@ -901,8 +901,8 @@ def keep(
             entry.at,
             entry.device,
         )
-        store.log_change(db, match_id, change)
-    store.cache_result(
+        storage.log_change(db, match_id, change)
+    storage.cache_result(
         db,
         match_id,
         totals=match.replay.totals,

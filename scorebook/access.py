@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import store
+from scorebook import storage
 from scorers import Refusal
 from scorers.seating import DEVICE, checked_name
 from scorers.words import _
@@ -50,7 +50,7 @@ def issue(db: Database, match_id: int, device: str) -> str:
             "match_id": match_id,
             "token_sha256": digest(token),
             "device": device,
-            "created_utc": store.now_utc(),
+            "created_utc": storage.now_utc(),
         }
     )
     return token
@@ -63,7 +63,7 @@ def admit(db: Database, match_id: int, token_sha256: str, device: str) -> None:
             "match_id": match_id,
             "token_sha256": token_sha256,
             "device": device,
-            "created_utc": store.now_utc(),
+            "created_utc": storage.now_utc(),
         }
     )
 
@@ -77,7 +77,7 @@ def device_for(db: Database, match_id: int, token: str | None) -> str:
                 "or ask it to let this phone score."
             )
         )
-    found = store.rows(
+    found = storage.rows(
         db,
         "select device from scorers where match_id = ? and token_sha256 = ? "
         "and revoked_utc is null",
@@ -101,14 +101,14 @@ def offer(db: Database, match_id: int) -> str:
     """Create a one-time code that lets another phone score this match."""
     code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(CODE_LENGTH))
     db.table("handoffs").insert(
-        {"match_id": match_id, "code_sha256": digest(code), "created_utc": store.now_utc()}
+        {"match_id": match_id, "code_sha256": digest(code), "created_utc": storage.now_utc()}
     )
     return code
 
 
 def accept(db: Database, code: str, device: str) -> tuple[int, str]:
     """Trade an unused, unrevoked code made within CODE_LIFE for a token of its match."""
-    with store.writing(db):
+    with storage.writing(db):
         rows = list(
             db.query(
                 "select id, match_id, created_utc from handoffs where code_sha256 = ? "
@@ -126,7 +126,7 @@ def accept(db: Database, code: str, device: str) -> tuple[int, str]:
                     "scoring phone for a new one."
                 ).format(hours=int(CODE_LIFE.total_seconds() // 3600)),
             )
-        used = {"used_utc": store.now_utc(), "device": device}
+        used = {"used_utc": storage.now_utc(), "device": device}
         db.table("handoffs").update(rows[0]["id"], used)
         return rows[0]["match_id"], issue(db, rows[0]["match_id"], device)
 
@@ -208,4 +208,4 @@ def revoke(db: Database, match_id: int, kind: str, row_id: int, by: int | None) 
                 "to score; this phone can take back only itself."
             )
         )
-    db.table(table).update(row_id, {"revoked_utc": store.now_utc()})
+    db.table(table).update(row_id, {"revoked_utc": storage.now_utc()})

@@ -17,8 +17,8 @@ from wtforms import (
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
-from . import explain
-from .base import (
+from .. import explain
+from ..base import (
     FINISHED,
     FIRST_DEALER,
     MATCH_DEALS,
@@ -31,7 +31,11 @@ from .base import (
     Table,
     dealing_rule,
 )
-from .belote_rules import (
+from ..draw import Record
+from ..forms import Number, RoundForm, SeatList
+from ..refusal import Refusal
+from ..words import _, lazy
+from .rules import (
     ALL_TRUMP,
     ANNOUNCEMENTS,
     BELOTE,
@@ -55,10 +59,6 @@ from .belote_rules import (
     read_deal,
     score_deal,
 )
-from .events import Record
-from .forms import Number, RoundForm, SeatList
-from .refusal import Refusal
-from .words import _, lazy
 
 TRUMP_SAID = {suit: symbol for suit, symbol in SUITS.items()} | {
     NO_TRUMP: lazy("no trump"),

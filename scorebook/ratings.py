@@ -13,9 +13,9 @@ from typing import Any
 import orjson
 from sqlite_utils import Database
 
-import store
+from scorebook import storage
 from scorers import GAMES
-from scorers.ratings import RANKED_AFTER, Board, Finished, places, played, rate, rewound
+from scorers.elo import RANKED_AFTER, Board, Finished, places, played, rate, rewound
 
 Boards = dict[tuple[str, str], Board]
 
@@ -36,18 +36,18 @@ _deriving = threading.Lock()
 def boards(db: Database) -> Boards:
     """Every board's ratings as the finished results now stand: one read of their stamp, and
     a derivation only when it moved (several processes share the file, each keeps its own)."""
-    path = store.path_of(db)
+    path = storage.path_of(db)
     kept = _kept.get(path)
-    if kept is not None and kept.stamp == store.history_stamp(db):
+    if kept is not None and kept.stamp == storage.history_stamp(db):
         return kept.boards
-    with _deriving, store.reading(db):
-        kept, stamp = _kept.get(path), store.history_stamp(db)
+    with _deriving, storage.reading(db):
+        kept, stamp = _kept.get(path), storage.history_stamp(db)
         if kept is not None and kept.stamp == stamp:
             return kept.boards
         if kept is None or kept.stamp > stamp:
-            derived = rate(finished(store.finished_seats(db)))
+            derived = rate(finished(storage.finished_seats(db)))
         else:
-            derived = moved_on(db, kept.boards, store.results_since(db, kept.stamp))
+            derived = moved_on(db, kept.boards, storage.results_since(db, kept.stamp))
         _kept[path] = Kept(stamp, derived)
     return derived
 
@@ -59,7 +59,7 @@ def moved_on(db: Database, kept: Boards, changed: dict[tuple[str, str], tuple[st
     for board, since in changed.items():
         again = played(
             rewound(kept.get(board, Board()), since),
-            finished(store.finished_seats(db, board, since)),
+            finished(storage.finished_seats(db, board, since)),
         )
         if again.ratings:
             derived[board] = again
@@ -123,7 +123,7 @@ def leaderboard(db: Database, game: str) -> list[dict[str, Any]]:
         for variant, board in shown
     }
     # One read names the ranked players of every board, instead of one read a board.
-    names = store.player_names(db, {key for players in ranked.values() for key, _r in players})
+    names = storage.player_names(db, {key for players in ranked.values() for key, _r in players})
     return [
         {
             "variant": variant_name(game, variant),

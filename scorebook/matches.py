@@ -18,9 +18,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import access
-import store
-import store_events
+from scorebook import access, storage
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.refusal import Problems
@@ -92,7 +90,7 @@ class Match:
     event: dict[str, int] | None = None
     """The event, round and table this match is played at, if it is an event's."""
     details: dict[str, str | None] = field(default_factory=dict)
-    """Its note, place and the moment it was played (store.DETAILS)."""
+    """Its note, place and the moment it was played (storage.DETAILS)."""
 
     def played(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
@@ -139,8 +137,8 @@ def start(
         raise Refusal(_("A match must be an object with game, players and options."))
     scorer = scorer_for(data.get("game"))
     asked = fingerprint("start", None, data)
-    with store.writing(db):
-        done = store.started_with(db, key) if key else None
+    with storage.writing(db):
+        done = storage.started_with(db, key) if key else None
         if done is not None:
             match_id, first = done
             if first != asked:
@@ -153,7 +151,7 @@ def start(
         else:
             match_id = insert(db, scorer, scorer.read_table(data), rematch_of)
             if key:
-                store.remember_start(db, key, asked, match_id, store.now_utc())
+                storage.remember_start(db, key, asked, match_id, storage.now_utc())
         token = access.issue(db, match_id, device or _("the phone that started it"))
     match = load(db, match_id)
     match.scorer_token = token
@@ -168,7 +166,7 @@ def insert(
     event: tuple[int, int, int] | None = None,
 ) -> int:
     """Store a new match at a checked table, inside the caller's change; return its id."""
-    return store.insert_match(
+    return storage.insert_match(
         db,
         uid=uuid.uuid4().hex,
         game=scorer.id,
@@ -177,7 +175,7 @@ def insert(
         players=table.players,
         teams=table.teams,
         totals=scorer.replay(table, []).totals,
-        at=store.now_utc(),
+        at=storage.now_utc(),
         rematch_of=rematch_of,
         event=event,
     )
@@ -200,10 +198,10 @@ def rematch(db: Database, match_id: int, seating: Any = "same", device: str | No
     old = load(db, match_id)
     if old.replay.status != FINISHED:
         raise Conflict(_("This match is still being played: finish it before playing again."))
-    already = store.rematched_by(db, match_id)
+    already = storage.rematched_by(db, match_id)
     if already is not None:
         again = load(db, already)
-        with store.writing(db):
+        with storage.writing(db):
             again.scorer_token = access.issue(db, already, device or _("the phone that started it"))
         return again
     # Two phones asking at once start one rematch between them.
@@ -239,7 +237,7 @@ LARGEST_ID = 2**63 - 1
 
 def load_row(db: Database, match_id: int) -> dict[str, Any]:
     """Read a match's stored row (no replay), or raise NotFound."""
-    row = store.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
+    row = storage.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
     if row is None:
         raise no_such_match(match_id)
     return row
@@ -269,7 +267,7 @@ def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Rou
             r["version"],
             note=r["note"],
         )  # fmt: skip
-        for n, r in enumerate(store.live_rounds(db, match_id), start=1)
+        for n, r in enumerate(storage.live_rounds(db, match_id), start=1)
     ]
     return row, table, rounds
 
@@ -280,7 +278,7 @@ def standing(
     """Read a match as it stands, as `stored` does, with its replay if a phone read this
     version lately: then its rounds come from that replay's match, and only a new round needs
     scoring (`Scorer.advance`)."""
-    kept = REPLAYED.get(replay_key(db, match_id, store.match_version(db, match_id)))
+    kept = REPLAYED.get(replay_key(db, match_id, storage.match_version(db, match_id)))
     row = load_row(db, match_id)
     # The row holds the last replay's count and totals: a kept replay that disagrees is not
     # trusted, and the rounds are read and scored again.
@@ -305,7 +303,7 @@ def removed(db: Database, match_id: int) -> list[Round]:
             r["removed_utc"],
             r["note"],
         )
-        for r in store.removed_rounds(db, match_id)
+        for r in storage.removed_rounds(db, match_id)
     ]
 
 
@@ -325,7 +323,7 @@ def played(
         rounds,
         replay,
         rematch_of=row.get("rematch_of"),
-        details={name: row.get(name) for name in store.DETAILS},
+        details={name: row.get(name) for name in storage.DETAILS},
         event=None
         if row.get("event_id") is None
         else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
@@ -367,16 +365,16 @@ REPLAYED = Replayed(size=64)
 
 def replay_key(db: Database, match_id: int, version: int) -> Hashable:
     """Name a match's replay in REPLAYED: its file, the match, its version, the language."""
-    return (store.path_of(db), match_id, version, words.speaking.get())
+    return (storage.path_of(db), match_id, version, words.speaking.get())
 
 
 def load(db: Database, match_id: int) -> Match:
     """Read a match and replay its rounds, or reuse the replay of the state it is in."""
     if not 0 < match_id <= LARGEST_ID:
         raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
-    with store.reading(db):
+    with storage.reading(db):
         # One snapshot: the version it is kept under is the version of the rounds read.
-        version = store.match_version(db, match_id)
+        version = storage.match_version(db, match_id)
         key = replay_key(db, match_id, version)
         found = REPLAYED.get(key)
         if found is None:
@@ -385,7 +383,7 @@ def load(db: Database, match_id: int) -> Match:
             REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
     # are shared and only read. A rematch is another match's change, so it is read anew.
-    return replace(found, rematched_by=store.rematched_by(db, match_id))
+    return replace(found, rematched_by=storage.rematched_by(db, match_id))
 
 
 # Each change replays the match once: the rounds as they will be stored, checked before any
@@ -400,9 +398,9 @@ def fingerprint(action: str, n: int | None, data: Any) -> str:
 
 def replayed(
     db: Database, match_id: int, key: str | None, action: str, asked: str
-) -> store.Request | None:
+) -> storage.Request | None:
     """Return the change this key already made, refusing a key sent with another request."""
-    done = store.replayed_request(db, match_id, key) if key else None
+    done = storage.replayed_request(db, match_id, key) if key else None
     if (
         done is not None
         and done.fingerprint is not None
@@ -447,7 +445,7 @@ def add_round(
     `expected` is the number the round was entered as: a form left open while the match moved
     on (Back, another phone) is refused instead of recording the round in the wrong place.
     """
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds, after = standing(db, match_id)
         asked = fingerprint("add", None, data)
         done = replayed(db, match_id, key, "add", asked)
@@ -482,12 +480,12 @@ def add_round(
         entered = scorer.read_round(table, data)
         inputs = [*(r.input for r in rounds), entered]
         replay = checked_replay(scorer, table, inputs, changed=n, after=after)
-        at = store.now_utc()
-        round_id = store.insert_round(db, match_id, entered, at)
+        at = storage.now_utc()
+        round_id = storage.insert_round(db, match_id, entered, at)
         if key:
-            store.remember_key(db, match_id, key, store.Request("add", asked, round_id), at)
+            storage.remember_key(db, match_id, key, storage.Request("add", asked, round_id), at)
         rounds.append(Round(round_id, n, entered, at, None))
-        change = store.Change("add", n, round_id, entered, None, at, device)
+        change = storage.Change("add", n, round_id, entered, None, at, device)
         match = remember(db, played(row, table, rounds, replay), change)
     # Kept once stored: the next round, and every phone reading this one, start from it.
     REPLAYED.keep(
@@ -508,7 +506,7 @@ def correct_round(
     seen: Seen | None = None,
 ) -> Match:
     """Replace round n as entered; every later round is scored again."""
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds = stored(db, match_id)
         asked = fingerprint("correct", n, data)
         if replayed(db, match_id, key, "correct", asked) is not None:
@@ -519,15 +517,15 @@ def correct_round(
         refuse_closed(db, row)
         old = check_seen(scorer, rounds, n, seen)
         entered = scorer.read_round(table, data)
-        at = store.now_utc()
+        at = storage.now_utc()
         rounds[n - 1] = Round(
             old.id, n, entered, old.entered_utc, at, old.version + 1, note=old.note
         )
         replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
-        store.replace_round(db, old.id, entered, at)
+        storage.replace_round(db, old.id, entered, at)
         if key:
-            store.remember_key(db, match_id, key, store.Request("correct", asked, old.id), at)
-        change = store.Change("correct", n, old.id, entered, old.input, at, device)
+            storage.remember_key(db, match_id, key, storage.Request("correct", asked, old.id), at)
+        change = storage.Change("correct", n, old.id, entered, old.input, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
@@ -540,7 +538,7 @@ def remove_round(
     seen: Seen | None = None,
 ) -> Match:
     """Take round n out of the match; every later round is scored again."""
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds = stored(db, match_id)
         asked = fingerprint("remove", n, None)
         if replayed(db, match_id, key, "remove", asked) is not None:
@@ -551,17 +549,17 @@ def remove_round(
         kept = [r for r in rounds if r.n != n]
         rounds = [replace(r, n=i) for i, r in enumerate(kept, 1)]
         replay = checked_replay(scorer, table, [r.input for r in rounds], None)
-        at = store.now_utc()
-        store.mark_removed(db, old.id, at)
+        at = storage.now_utc()
+        storage.mark_removed(db, old.id, at)
         if key:
-            store.remember_key(db, match_id, key, store.Request("remove", asked, old.id), at)
-        change = store.Change("remove", n, old.id, None, old.input, at, device)
+            storage.remember_key(db, match_id, key, storage.Request("remove", asked, old.id), at)
+        change = storage.Change("remove", n, old.id, None, old.input, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
 def restore_round(db: Database, match_id: int, round_id: int, device: str | None = None) -> Match:
     """Put a removed round back where it stood; every later round is scored again."""
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds = stored(db, match_id)
         back = next((r for r in removed(db, match_id) if r.id == round_id), None)
         if back is None:
@@ -575,9 +573,9 @@ def restore_round(db: Database, match_id: int, round_id: int, device: str | None
         scorer = GAMES[row["game"]]
         refuse_closed(db, row)
         replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
-        at = store.now_utc()
-        store.mark_restored(db, round_id)
-        change = store.Change("restore", n, round_id, back.input, None, at, device)
+        at = storage.now_utc()
+        storage.mark_restored(db, round_id)
+        change = storage.Change("restore", n, round_id, back.input, None, at, device)
         return remember(db, played(row, table, rounds, replay), change)
 
 
@@ -587,21 +585,21 @@ MAX_NOTE, MAX_PLACE, MAX_ROUND_NOTE = 500, 100, 200
 def edit_details(db: Database, match_id: int, data: Any, device: str | None = None) -> Match:
     """Change a match's note, place or the moment it was played; the change is logged."""
     values = read_details(data)
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds = stored(db, match_id)
         refuse_closed(db, row)
         before = {name: row.get(name) for name in values}
-        store.set_details(db, match_id, values)
+        storage.set_details(db, match_id, values)
         row = row | values
-        at = store.now_utc()
-        change = store.Change("details", 0, None, values, before, at, device)
-        store.log_change(db, match_id, change)
+        at = storage.now_utc()
+        change = storage.Change("details", 0, None, values, before, at, device)
+        storage.log_change(db, match_id, change)
         return with_extras(db, played(row, table, rounds))
 
 
 def read_details(data: Any) -> dict[str, str | None]:
     """Check a match's note, place and date as sent: each optional, none too long."""
-    if not isinstance(data, dict) or not data or set(data) - set(store.DETAILS):
+    if not isinstance(data, dict) or not data or set(data) - set(storage.DETAILS):
         raise Refusal(
             _('Send any of "note", "place" and "played_at", like {"place": "Café du Port"}.')
         )
@@ -663,15 +661,15 @@ def note_round(db: Database, match_id: int, n: int, data: Any, device: str | Non
     if not isinstance(data, dict) or "note" not in data:
         raise Refusal(_('Send the note as {"note": "misdeal, dealt again"}, or null.'))
     note = read_note(data["note"], "note", MAX_ROUND_NOTE)
-    with store.writing(db):
+    with storage.writing(db):
         row, table, rounds = stored(db, match_id)
         refuse_closed(db, row)
         old = numbered(rounds, n)
-        store.set_round_note(db, old.id, note)
+        storage.set_round_note(db, old.id, note)
         rounds[n - 1] = replace(old, note=note)
-        at = store.now_utc()
-        change = store.Change("note", n, old.id, {"note": note}, {"note": old.note}, at, device)
-        store.log_change(db, match_id, change)
+        at = storage.now_utc()
+        change = storage.Change("note", n, old.id, {"note": note}, {"note": old.note}, at, device)
+        storage.log_change(db, match_id, change)
         match = with_extras(db, played(row, table, rounds))
         match.recorded = n
         return match
@@ -679,7 +677,7 @@ def note_round(db: Database, match_id: int, n: int, data: Any, device: str | Non
 
 def refuse_closed(db: Database, row: dict[str, Any]) -> None:
     """Refuse to change a match of an event round that is closed: its standings are final."""
-    if row.get("event_id") is not None and store_events.round_closed(
+    if row.get("event_id") is not None and storage.round_closed(
         db, row["event_id"], row["event_round"]
     ):
         raise Conflict(
@@ -727,11 +725,11 @@ def checked_replay(
     return replay
 
 
-def remember(db: Database, match: Match, change: store.Change) -> Match:
+def remember(db: Database, match: Match, change: storage.Change) -> Match:
     """Log the change and cache the match's replay on its row, in the change's transaction."""
     replay = match.replay
-    store.log_change(db, match.id, change)
-    store.cache_result(
+    storage.log_change(db, match.id, change)
+    storage.cache_result(
         db,
         match.id,
         totals=replay.totals,
@@ -746,7 +744,7 @@ def remember(db: Database, match: Match, change: store.Change) -> Match:
 
 def with_extras(db: Database, match: Match) -> Match:
     """Give a match read inside a change its version and its removed rounds."""
-    match.version = store.match_version(db, match.id)
+    match.version = storage.match_version(db, match.id)
     match.removed = removed(db, match.id)
     return match
 
@@ -813,7 +811,7 @@ class WhatIf:
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return a match's change log, oldest first."""
     load_row(db, match_id)
-    return store.changes(db, match_id)
+    return storage.changes(db, match_id)
 
 
 @dataclass
@@ -827,7 +825,7 @@ class Page:
     @property
     def count(self) -> int:
         """Return how many pages the whole list fills (at least one, even empty)."""
-        return max(1, -(-self.total // store.PAGE_SIZE))
+        return max(1, -(-self.total // storage.PAGE_SIZE))
 
 
 def find(
@@ -862,9 +860,9 @@ def find(
         page = int(page or 1)
     except ValueError:
         page = 0
-    if not 1 <= page <= LARGEST_ID // store.PAGE_SIZE:
+    if not 1 <= page <= LARGEST_ID // storage.PAGE_SIZE:
         raise Refusal.at("page", _("Page is a whole number from 1."))
-    rows, total = store.find_matches(
+    rows, total = storage.find_matches(
         db,
         game=game,
         player=player,

@@ -16,13 +16,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-import access
-import matches
-import store
-import store_events
+from scorebook import access, matches, storage
 from scorers import GAMES, Refusal, Scorer, Table
 from scorers.base import FINISHED, PLAYING, Replay
-from scorers.events import Finished, Record, draw, meetings, ranked, tally
+from scorers.draw import Finished, Record, draw, meetings, ranked, tally
 from scorers.refusal import Problems
 from scorers.seating import PLAYER, TEAM, check_plain, checked_name
 from scorers.words import _
@@ -97,10 +94,10 @@ class Event:
 def create(db: Database, data: Any) -> Event:
     """Check and store a new event with its entrants; the organiser's token is given once."""
     fields, entrants = create_checks(data)
-    with store.writing(db):
-        event_id, token = stored(db, fields, uuid.uuid4().hex, store.now_utc())
+    with storage.writing(db):
+        event_id, token = stored(db, fields, uuid.uuid4().hex, storage.now_utc())
         for entrant, members in entrants.items():
-            store_events.insert_entrant(db, event_id, entrant, members, 1)
+            storage.insert_entrant(db, event_id, entrant, members, 1)
     event = load(db, event_id)
     event.organiser_token = token
     return event
@@ -118,7 +115,7 @@ def stored(
         "closed_utc": closed,
         "organiser_sha256": access.digest(token),
     }
-    return store_events.insert_event(db, row), token
+    return storage.insert_event(db, row), token
 
 
 def create_checks(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | None]]:
@@ -352,14 +349,14 @@ def seat(scorer: Scorer, seats: list[str], entrants: dict[str, Any], options: di
 
 def load(db: Database, event_id: int) -> Event:
     """Read an event with its tables, and add up its standings."""
-    row = store_events.get_event(db, event_id) if 0 < event_id <= matches.LARGEST_ID else None
+    row = storage.get_event(db, event_id) if 0 < event_id <= matches.LARGEST_ID else None
     if row is None:
         raise no_such_event(event_id)
     scorer = GAMES[row["game"]]
-    with store.reading(db):
-        entrants = store_events.entrants(db, event_id)
-        draws = store_events.draws(db, event_id)
-        tables = store_events.table_matches(db, event_id)
+    with storage.reading(db):
+        entrants = storage.entrants(db, event_id)
+        draws = storage.draws(db, event_id)
+        tables = storage.table_matches(db, event_id)
     finished = [result(scorer, table) for table in tables if table["status"] == FINISHED]
     byes = [name for drawn in draws for name in drawn["byes"]]
     records = tally([e["name"] for e in entrants], finished, byes)
@@ -423,12 +420,12 @@ def draw_round(db: Database, event_id: int, token: str | None, seed: Any = None)
     """
     seed = read_seed(seed, "seed")
     for _attempt in range(DRAW_ATTEMPTS):
-        with store.reading(db):
+        with storage.reading(db):
             event = organiser(db, event_id, token)
-            stamp = store_events.event_stamp(db, event_id)
+            stamp = storage.event_stamp(db, event_id)
         drawn = next_round(event, seed)
-        with store.writing(db):
-            unchanged = store_events.event_stamp(db, event_id) == stamp
+        with storage.writing(db):
+            unchanged = storage.event_stamp(db, event_id) == stamp
             if unchanged:
                 keep_round(db, event, drawn)
         if unchanged:
@@ -486,7 +483,7 @@ def keep_round(db: Database, event: Event, drawn: Drawn) -> None:
     for number, table in enumerate(drawn.tables, 1):
         match_id = matches.insert(db, event.scorer, table, event=(event.id, drawn.n, number))
         access.admit(db, match_id, event.row["organiser_sha256"], _("the organiser"))
-    store_events.insert_draw(db, event.id, drawn.n, drawn.seed, drawn.byes)
+    storage.insert_draw(db, event.id, drawn.n, drawn.seed, drawn.byes)
 
 
 def refuse_early(event: Event, n: int) -> None:
@@ -517,12 +514,12 @@ def sides(row: dict[str, Any]) -> list[str]:
 
 def withdraw(db: Database, event_id: int, name: Any, token: str | None) -> Event:
     """Draw an entrant no more from the next round on; what they played stays."""
-    with store.writing(db):
+    with storage.writing(db):
         event = organiser(db, event_id, token)
         entrant = entrant_named(event, name)
         if entrant["withdrawn_round"] is not None:
             raise matches.Conflict(_("{name} has already withdrawn.").format(name=entrant["name"]))
-        store_events.withdraw(db, event_id, entrant["name"], event.drawn + 1)
+        storage.withdraw(db, event_id, entrant["name"], event.drawn + 1)
     return load(db, event_id)
 
 
@@ -538,7 +535,7 @@ def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Eve
     """Enter a team or a player after the start: drawn from the next round on."""
     if not isinstance(data, dict):
         raise Refusal(_('Name the entrant: {"name": …} (and its "players" for a team).'))
-    with store.writing(db):
+    with storage.writing(db):
         event = organiser(db, event_id, token)
         if event.status == FINISHED:
             raise matches.Conflict(_("The event is over: nobody can join it now."))
@@ -566,13 +563,13 @@ def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Eve
                 {other["name"]: other["members"], name: members},
                 event.row["options"],
             )
-        store_events.insert_entrant(db, event_id, name, members, event.drawn + 1)
+        storage.insert_entrant(db, event_id, name, members, event.drawn + 1)
     return load(db, event_id)
 
 
 def close(db: Database, event_id: int, token: str | None) -> Event:
     """End the event: refused while a table plays; its last round can no longer change."""
-    with store.writing(db):
+    with storage.writing(db):
         event = organiser(db, event_id, token)
         if event.row["closed_utc"] is not None:
             raise matches.Conflict(_("The event is already closed."))
@@ -590,5 +587,5 @@ def close(db: Database, event_id: int, token: str | None) -> Event:
                     round=event.drawn, tables=", ".join(str(t["event_table"]) for t in playing)
                 )
             )
-        store_events.close(db, event_id)
+        storage.close(db, event_id)
     return load(db, event_id)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from . import explain
-from .base import Table
-from .refusal import Problems, Refusal
-from .words import _, lazy, ngettext
+from .. import explain
+from ..base import Table
+from ..refusal import Problems, Refusal
+from ..words import _, lazy, ngettext
 
 SUITS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 NO_TRUMP = "no_trump"

@@ -15,8 +15,8 @@ from wtforms import (
 from wtforms.fields import Field
 from wtforms.validators import Optional
 
-from . import explain
-from .base import (
+from .. import explain
+from ..base import (
     FINISHED,
     FIRST_DEALER,
     LEFT,
@@ -28,10 +28,11 @@ from .base import (
     Table,
     dealing_rule,
 )
-from .cards import said
-from .events import Record
-from .forms import Number, RoundForm, SeatList
-from .rami_rules import (
+from ..cards import said
+from ..draw import Record
+from ..forms import Number, RoundForm, SeatList
+from ..words import _, lazy
+from .rules import (
     BLOCKED,
     CARD_VALUES,
     MAX_HAND_CARDS,
@@ -46,7 +47,6 @@ from .rami_rules import (
     score_round,
     settle,
 )
-from .words import _, lazy
 
 MELDED = {"y": True, "n": False}
 """The melded chips' values ("y" as the checkbox it replaced posted), and what each says."""

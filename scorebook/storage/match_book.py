@@ -1,0 +1,339 @@
+"""A match as stored: its seats, its rounds as entered, the append-only change log, the keys of
+requests already answered, and the cached result of its last replay.
+
+Storage knows nothing of the rules: it keeps what the table entered and the cached result of
+the last replay, which the matches use-case rewrites in the same transaction as every change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlite_utils import Database
+
+from .database import add, decoded, rows, update
+from .player_book import tally
+
+FINISHED = "finished"
+"""A match's status once it is over (the scorers' own word for it)."""
+
+
+def insert_match(
+    db: Database,
+    *,
+    uid: str,
+    game: str,
+    options: dict,
+    variant: dict,
+    players: Iterable[str],
+    teams: Any,
+    totals: dict,
+    at: str,
+    rematch_of: int | None = None,
+    import_id: int | None = None,
+    event: tuple[int, int, int] | None = None,
+) -> int:
+    """Store a new match with its seats, the totals it starts from, and what it counts for
+    its players; `variant` holds the options that keep its statistics apart.
+
+    A match brought in by an import under way (`import_id`) counts for nobody yet: its seats
+    wait under no player's key until `finish_import`. A match of an event names its event,
+    round and table (`event`).
+    """
+    players = list(players)
+    match_id = (
+        db.table("matches")
+        .insert(
+            {
+                "uid": uid,
+                "game": game,
+                "options_json": json.dumps(options),
+                "variant_json": json.dumps(variant, sort_keys=True),
+                "players_json": json.dumps(players),
+                "teams_json": None if teams is None else json.dumps(teams),
+                "created_utc": at,
+                "updated_utc": at,
+                "status": "playing",
+                "winner": None,
+                "totals_json": json.dumps(totals),
+                "rounds_played": 0,
+                "rematch_of": rematch_of,
+                "import_id": import_id,
+                "played_at": at,
+                **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
+            }
+        )
+        .last_pk
+    )
+    db.table("seats").insert_all(
+        {
+            "match_id": match_id,
+            "seat": seat,
+            "name": name,
+            "name_key": name.casefold(),
+            "player_key": UNSEEN if import_id else name.casefold(),
+            "side": side_of(name, teams),
+        }
+        for seat, name in enumerate(players)
+    )
+    # The name typed last is the one shown.
+    db.conn.executemany(
+        """
+        INSERT INTO players (key, name, named_utc) VALUES (?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET
+            name = iif(excluded.named_utc >= named_utc, excluded.name, name),
+            named_utc = max(named_utc, excluded.named_utc)
+        """,
+        [(name.casefold(), name, at) for name in players],
+    )
+    if import_id is None:
+        tally(db, match_id, 1)
+    return match_id
+
+
+UNSEEN = ""
+"""The player key of a seat whose match an import is still bringing in: no name has it."""
+
+
+def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
+    """Return who a seated name scores for: their team, or themselves."""
+    return next((team for team, members in (teams or {}).items() if name in members), name)
+
+
+def match_version(db: Database, match_id: int) -> int:
+    """Return how many changes a match has had: every change moves its version on."""
+    query = "select count(*) from changes where match_id = ?"
+    return db.execute(query, [match_id]).fetchone()[0]
+
+
+def match_stamp(db: Database, match_id: int) -> tuple[str, int] | None:
+    """Return a match's uid and version in one read, or None: all a watcher's "anything
+    new?" costs when nothing changed."""
+    query = (
+        "select uid, (select count(*) from changes c where c.match_id = m.id) from matches m "
+        "where m.id = ? and m.import_id is null"
+    )
+    return db.execute(query, [match_id]).fetchone()
+
+
+def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
+    """Return a match row with its JSON columns decoded, or None."""
+    found = rows(db, "select * from matches where id = ? and import_id is null", [match_id])
+    return decoded(found[0]) if found else None
+
+
+def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return the rounds that count, in the order they were entered, with their input decoded."""
+    # Every change reads them all, so only the columns a replay needs are read and decoded.
+    cursor = db.execute(
+        "select id, input_json, entered_utc, corrected_utc, version, note from rounds "
+        "where match_id = ? and removed_utc is null order by id",
+        [match_id],
+    )
+    return [
+        {
+            "id": n,
+            "input": orjson.loads(text),
+            "entered_utc": entered,
+            "corrected_utc": corrected,
+            "version": version,
+            "note": note,
+        }
+        for n, text, entered, corrected, version, note in cursor
+    ]
+
+
+def removed_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return the rounds taken out of a match and not put back, in the order they were removed."""
+    # Numbered where each stood when it was last removed, as the log says.
+    query = """
+        select r.id, r.input_json, r.entered_utc, r.corrected_utc, r.removed_utc, r.version,
+            r.note, (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
+             order by c.id desc limit 1) as n
+        from rounds r where r.match_id = ? and r.removed_utc is not null
+        order by r.removed_utc, r.id
+    """
+    return [decoded(row) for row in rows(db, query, [match_id])]
+
+
+def insert_round(db: Database, match_id: int, entered: dict, at: str) -> int:
+    """Store a new round as entered."""
+    row = {"match_id": match_id, "input_json": json.dumps(entered), "entered_utc": at}
+    return add(db, "rounds", row)
+
+
+def replace_round(db: Database, round_id: int, entered: dict, at: str) -> None:
+    """Store a correction as the round's next version; the log keeps the version it replaces."""
+    db.execute(
+        "update rounds set input_json = ?, corrected_utc = ?, version = version + 1 where id = ?",
+        [json.dumps(entered), at, round_id],
+    )
+
+
+def mark_removed(db: Database, round_id: int, at: str) -> None:
+    """Take a round out of play without forgetting it."""
+    update(db, "rounds", round_id, {"removed_utc": at})
+
+
+def mark_restored(db: Database, round_id: int) -> None:
+    """Put a removed round back in play; the log keeps when it was removed and restored."""
+    update(db, "rounds", round_id, {"removed_utc": None})
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of a match's change log: what was done to which round, and when."""
+
+    action: str
+    n: int
+    round_id: int | None
+    entered: dict | None
+    replaced: dict | None
+    at: str
+    device: str | None = None
+    """The label of the phone that made the change."""
+
+
+def log_change(db: Database, match_id: int, made: Change) -> None:
+    """Append one change to the match's log."""
+    add(
+        db,
+        "changes",
+        {
+            "match_id": match_id,
+            "round_id": made.round_id,
+            "action": made.action,
+            "n": made.n,
+            "input_json": None if made.entered is None else json.dumps(made.entered),
+            "replaced_json": None if made.replaced is None else json.dumps(made.replaced),
+            "at_utc": made.at,
+            "device": made.device,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class Request:
+    """A change already made under an idempotency key: what it did, to which round."""
+
+    action: str | None
+    """add, correct or remove; None for a key kept before requests were told apart."""
+    fingerprint: str | None
+    round_id: int | None
+
+
+def replayed_request(db: Database, match_id: int, key: str) -> Request | None:
+    """Return the change a request with this idempotency key already made, if any."""
+    query = "select action, fingerprint, round_id from replays where match_id = ? and key = ?"
+    row = db.execute(query, [match_id, key]).fetchone()
+    return Request(*row) if row else None
+
+
+def remember_key(db: Database, match_id: int, key: str, made: Request, at: str) -> None:
+    """Note which change a request's idempotency key made."""
+    row = {"match_id": match_id, "key": key, "round_id": made.round_id, "at_utc": at}
+    add(db, "replays", row | {"action": made.action, "fingerprint": made.fingerprint})
+
+
+def started_with(db: Database, key: str) -> tuple[int, str] | None:
+    """Return the match a start with this idempotency key made, and that start's fingerprint."""
+    row = db.execute("select match_id, fingerprint from starts where key = ?", [key]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def remember_start(db: Database, key: str, fingerprint: str, match_id: int, at: str) -> None:
+    """Note which match a start's idempotency key made."""
+    add(db, "starts", {"key": key, "fingerprint": fingerprint, "match_id": match_id, "at_utc": at})
+
+
+def rematched_by(db: Database, match_id: int) -> int | None:
+    """Return the match started as this one's rematch, if one was."""
+    query = "select id from matches where rematch_of = ? order by id limit 1"
+    row = db.execute(query, [match_id]).fetchone()
+    return row[0] if row else None
+
+
+def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return every change made to a match, oldest first."""
+    return [
+        decoded(row)
+        for row in db.query("select * from changes where match_id = ? order by id", [match_id])
+    ]
+
+
+def amendments(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return a match's corrections and removals, oldest first: what its sheet shows struck."""
+    query = "select * from changes where match_id = ? and action != 'add' order by id"
+    return [decoded(row) for row in db.query(query, [match_id])]
+
+
+def cache_result(
+    db: Database,
+    match_id: int,
+    *,
+    totals: dict,
+    status: str,
+    winner: str | None,
+    rounds_played: int,
+    at: str,
+) -> None:
+    """Keep the match's totals, status and winner as the latest replay found them, and what
+    the match counts for its players with them."""
+    query = "select status, winner, import_id, totals_json from matches where id = ?"
+    before = db.execute(query, [match_id]).fetchone()
+    # A match being played counts as played only, whatever its totals: most rounds leave the
+    # players' records as they are. One an import is bringing in counts once it is in.
+    recount = before[2] is None and (FINISHED in (before[0], status) or before[1] != winner)
+    if recount:
+        tally(db, match_id, -1)
+    totals_json = json.dumps(totals)
+    update(
+        db,
+        "matches",
+        match_id,
+        {
+            "totals_json": totals_json,
+            "status": status,
+            "winner": winner,
+            "rounds_played": rounds_played,
+            "updated_utc": at,
+        },
+    )
+    if recount:
+        tally(db, match_id, 1)
+    # Ratings move only with a finished result: a round of a match still played leaves them.
+    changed = (before[0], before[1], before[3]) != (status, winner, totals_json)
+    if recount and FINISHED in (before[0], status) and changed:
+        add(db, "results", {"match_id": match_id})
+
+
+def match_ids(db: Database) -> list[int]:
+    """Return the id of every match, oldest first."""
+    query = "select id from matches where import_id is null order by id"
+    return [row["id"] for row in db.query(query)]
+
+
+DETAILS = ("note", "place", "played_at")
+"""What a match says of itself besides its rounds: a note, where and when it was played."""
+
+
+def set_details(db: Database, match_id: int, values: dict[str, Any]) -> None:
+    """Write some of a match's note, place and date."""
+    update(db, "matches", match_id, {name: values[name] for name in DETAILS if name in values})
+
+
+def set_round_note(db: Database, round_id: int, note: str | None) -> None:
+    """Write a round's note (None takes it away)."""
+    update(db, "rounds", round_id, {"note": note})
+
+
+def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return every round ever entered in a match, removed ones too, in the order entered."""
+    return [
+        decoded(row)
+        for row in db.query("select * from rounds where match_id = ? order by id", [match_id])
+    ]

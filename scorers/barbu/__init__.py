@@ -1,0 +1,5 @@
+"""Barbu."""
+
+from .scorer import Barbu
+
+__all__ = ["Barbu"]

@@ -1,0 +1,5 @@
+"""Belote and Coinche."""
+
+from .scorer import Belote
+
+__all__ = ["Belote"]

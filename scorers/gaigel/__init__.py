@@ -1,0 +1,5 @@
+"""Gaigel."""
+
+from .scorer import Gaigel
+
+__all__ = ["Gaigel"]

@@ -1,0 +1,5 @@
+"""Porrazo."""
+
+from .scorer import Porrazo
+
+__all__ = ["Porrazo"]

@@ -1,0 +1,5 @@
+"""Rami (French rummy)."""
+
+from .scorer import Rami
+
+__all__ = ["Rami"]
