@@ -941,7 +941,7 @@ def time_ratings(path: str, warmup: int, repeat: int) -> dict[str, dict[str, lis
     }
     db = storage.connect(path)
     times["from_scratch"] = timed(
-        lambda _i: ratings.rate(ratings.finished(storage.finished_seats(db))), floor, 0, 3
+        lambda _i: ratings.rate(ratings.read_finished(storage.finished_seats(db))), floor, 0, 3
     )
     db.close()
     return times
@@ -996,7 +996,7 @@ the last is too small a field for its rounds, so it must repeat meetings: the lo
 
 
 def drawn_event(entrants: int, rounds: int, game: str) -> list[dict[str, Any]]:
-    """Draw every round of an event as `events.next_round` does (the standings, every meeting
+    """Draw every round of an event as `events.draw_next` does (the standings, every meeting
     so far, the byes had), each table's totals drawn from a seeded generator; return each
     round's seconds, its repeated meetings and whether they are proven the fewest."""
     scorer = GAMES[game]

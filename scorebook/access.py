@@ -12,9 +12,8 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlite_utils import Database
-
 from scorebook import storage
+from scorebook.storage import Database
 from scorers import Refusal
 from scorers.seating import DEVICE, checked_name
 from scorers.words import _
@@ -45,27 +44,13 @@ def read_label(given: Any, unnamed: str | None = None) -> str:
 def issue(db: Database, match_id: int, device: str) -> str:
     """Give a phone a new token for a match; only its digest is stored."""
     token = secrets.token_urlsafe(24)
-    db.table("scorers").insert(
-        {
-            "match_id": match_id,
-            "token_sha256": digest(token),
-            "device": device,
-            "created_utc": storage.now_utc(),
-        }
-    )
+    storage.insert_scorer(db, match_id, digest(token), device, storage.now_utc())
     return token
 
 
 def admit(db: Database, match_id: int, token_sha256: str, device: str) -> None:
     """Let a token given for something else (an event's organiser's) change this match too."""
-    db.table("scorers").insert(
-        {
-            "match_id": match_id,
-            "token_sha256": token_sha256,
-            "device": device,
-            "created_utc": storage.now_utc(),
-        }
-    )
+    storage.insert_scorer(db, match_id, token_sha256, device, storage.now_utc())
 
 
 def device_for(db: Database, match_id: int, token: str | None) -> str:
@@ -77,15 +62,10 @@ def device_for(db: Database, match_id: int, token: str | None) -> str:
                 "or ask it to let this phone score."
             )
         )
-    found = storage.rows(
-        db,
-        "select device from scorers where match_id = ? and token_sha256 = ? "
-        "and revoked_utc is null",
-        [match_id, digest(token)],
-    )
-    if not found:
+    found = storage.active_scorer(db, match_id, digest(token))
+    if found is None:
         raise Forbidden(_("This scorer token does not open this match, or it was revoked."))
-    return found[0]["device"]
+    return found["device"]
 
 
 def may_score(db: Database, match_id: int, token: str | None) -> bool:
@@ -100,25 +80,17 @@ def may_score(db: Database, match_id: int, token: str | None) -> bool:
 def offer(db: Database, match_id: int) -> str:
     """Create a one-time code that lets another phone score this match."""
     code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(CODE_LENGTH))
-    db.table("handoffs").insert(
-        {"match_id": match_id, "code_sha256": digest(code), "created_utc": storage.now_utc()}
-    )
+    storage.insert_handoff(db, match_id, digest(code), storage.now_utc())
     return code
 
 
 def accept(db: Database, code: str, device: str) -> tuple[int, str]:
     """Trade an unused, unrevoked code made within CODE_LIFE for a token of its match."""
     with storage.writing(db):
-        rows = list(
-            db.query(
-                "select id, match_id, created_utc from handoffs where code_sha256 = ? "
-                "and used_utc is null and revoked_utc is null",
-                [digest(code.strip().upper())],
-            )
-        )
-        if not rows:
+        handoff = storage.waiting_handoff(db, digest(code.strip().upper()))
+        if handoff is None:
             raise Refusal.at("code", _("This code was already used, revoked, or never given."))
-        if rows[0]["created_utc"] < oldest_code_utc():
+        if handoff["created_utc"] < oldest_code_utc():
             raise Refusal.at(
                 "code",
                 _(
@@ -126,27 +98,19 @@ def accept(db: Database, code: str, device: str) -> tuple[int, str]:
                     "scoring phone for a new one."
                 ).format(hours=int(CODE_LIFE.total_seconds() // 3600)),
             )
-        used = {"used_utc": storage.now_utc(), "device": device}
-        db.table("handoffs").update(rows[0]["id"], used)
-        return rows[0]["match_id"], issue(db, rows[0]["match_id"], device)
+        storage.use_handoff(db, handoff["id"], device, storage.now_utc())
+        return handoff["match_id"], issue(db, handoff["match_id"], device)
 
 
 def oldest_code_utc() -> str:
     """Return the creation time, as stored, before which a code no longer works."""
-    return (datetime.now(UTC) - CODE_LIFE).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (datetime.now(UTC) - CODE_LIFE).strftime(storage.STAMP)
 
 
 def phones(db: Database, match_id: int) -> list[dict[str, Any]]:
     """List the phones that may score a match, and the codes still waiting to be used."""
-    scorers = db.query(
-        "select id, device, created_utc, revoked_utc from scorers where match_id = ? order by id",
-        [match_id],
-    )
-    waiting = db.query(
-        "select id, created_utc from handoffs where match_id = ? and used_utc is null "
-        "and revoked_utc is null and created_utc >= ? order by id",
-        [match_id, oldest_code_utc()],
-    )
+    scorers = storage.scorers_of(db, match_id)
+    waiting = storage.handoffs_waiting(db, match_id, oldest_code_utc())
     return [{"kind": "phone", **row} for row in scorers] + [
         {"kind": "code", **row} for row in waiting
     ]
@@ -154,14 +118,8 @@ def phones(db: Database, match_id: int) -> list[dict[str, Any]]:
 
 def scorer_id(db: Database, match_id: int, token: str | None) -> int | None:
     """Return the scorer row of the phone holding this token for the match, if it still may."""
-    rows = list(
-        db.query(
-            "select id from scorers where match_id = ? and token_sha256 = ? "
-            "and revoked_utc is null",
-            [match_id, digest(token or "")],
-        )
-    )
-    return rows[0]["id"] if rows else None
+    found = storage.active_scorer(db, match_id, digest(token or ""))
+    return None if found is None else found["id"]
 
 
 def owner(db: Database, match_id: int) -> int | None:
@@ -170,13 +128,7 @@ def owner(db: Database, match_id: int) -> int | None:
     That is the phone that started it (or imported it, or asked for the rematch) until it gives
     up its own right; then the phone that joined next keeps it.
     """
-    rows = list(
-        db.query(
-            "select min(id) as id from scorers where match_id = ? and revoked_utc is null",
-            [match_id],
-        )
-    )
-    return rows[0]["id"] if rows else None
+    return storage.keeper(db, match_id)
 
 
 def may_revoke(by: int | None, keeper: int | None, kind: str, row_id: int) -> bool:
@@ -193,14 +145,12 @@ def revoke(db: Database, match_id: int, kind: str, row_id: int, by: int | None) 
     A phone joined with a code may take back only itself and waiting codes: were it able to
     revoke the phone that started the match, one shared code would be enough to seize it.
     """
-    table = {"phone": "scorers", "code": "handoffs"}.get(kind)
-    if table is None:
+    if kind not in storage.GRANTS:
         raise Refusal.at("kind", _("Revoke a phone or a code."))
-    found = list(
-        db.query(f"select id from {table} where id = ? and match_id = ?", [row_id, match_id])
-    )
-    if not found:
-        raise Refusal.at("id", _("This match has no such phone or code."))
+    try:
+        storage.check_grant(db, kind, match_id, row_id)
+    except storage.NotFound:
+        raise Refusal.at("id", _("This match has no such phone or code.")) from None
     if not may_revoke(by, owner(db, match_id), kind, row_id):
         raise Forbidden(
             _(
@@ -208,4 +158,4 @@ def revoke(db: Database, match_id: int, kind: str, row_id: int, by: int | None) 
                 "to score; this phone can take back only itself."
             )
         )
-    db.table(table).update(row_id, {"revoked_utc": storage.now_utc()})
+    storage.revoke_grant(db, kind, row_id, storage.now_utc())

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlite_utils import Database
-
 from scorebook import access, events, matches, storage, transfer
+from scorebook.storage import Database
 from scorers import Refusal
 from scorers.seating import PLAYER, TEAM, checked_name
 from scorers.words import _
@@ -66,15 +65,15 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     entrants = document.get("entrants")
     if not isinstance(entrants, list) or not all(isinstance(e, dict) for e in entrants):
         raise Refusal.at("entrants", _("List the event's entrants."))
-    scorer = matches.scorer_for(document.get("game"))
+    scorer = matches.find_scorer(document.get("game"))
     asked = {name: document.get(name) for name in EVENT_FIELDS}
-    names = entrant_names(entrants, TEAM if scorer.teams else PLAYER)
+    names = read_entrant_names(entrants, TEAM if scorer.teams else PLAYER)
     asked["teams" if scorer.teams else "players"] = (
         dict(zip(names, (e.get("players") for e in entrants), strict=True))
         if scorer.teams
         else names
     )
-    checked, entered = events.create_checks(asked)
+    checked, entered = events.check_new(asked)
     incoming = transfer.read_history(document.get("matches"))
     by_uid = {match.uid: match for match in incoming}
     draws = read_draws(document.get("draws"), checked["rounds"], set(entered))
@@ -83,30 +82,30 @@ def import_event(db: Database, document: Any) -> tuple[events.Event, bool]:
     closed = document.get("closed_at")
     with storage.writing(db):
         refuse_stored(db, [match_uid for _n, _number, match_uid in tables])
-        event_id, token = events.stored(
+        event_id, token = events.store(
             db,
             checked,
             uid,
-            transfer.moment(document.get("created_at"), "created_at"),
-            None if closed is None else transfer.moment(closed, "closed_at"),
+            transfer.read_moment(document.get("created_at"), "created_at"),
+            None if closed is None else transfer.read_moment(closed, "closed_at"),
         )
         for (name, members), (joined, withdrawn) in zip(entered.items(), rounds_in, strict=True):
             storage.insert_entrant(db, event_id, name, members, joined)
             if withdrawn is not None:
-                storage.withdraw(db, event_id, name, withdrawn)
+                storage.withdraw_entrant(db, event_id, name, withdrawn)
         for drawn in draws:
             storage.insert_draw(
                 db, event_id, drawn["round"], drawn["seed"], drawn["byes"], drawn["drawn_at"]
             )
         for n, number, match_uid in tables:
-            match_id = transfer.keep(db, by_uid[match_uid], None, (event_id, n, number))
+            match_id = transfer.store_match(db, by_uid[match_uid], None, (event_id, n, number))
             access.admit(db, match_id, access.digest(token), _("the organiser"))
     event = events.load(db, event_id)
     event.organiser_token = token
     return event, True
 
 
-def entrant_names(entrants: list[dict[str, Any]], what: str) -> list[str]:
+def read_entrant_names(entrants: list[dict[str, Any]], what: str) -> list[str]:
     """Check the entrants' names: each a name, and none twice (whatever its case)."""
     names: list[str] = []
     seen: set[str] = set()
@@ -124,7 +123,7 @@ def entrant_names(entrants: list[dict[str, Any]], what: str) -> list[str]:
 
 def refuse_stored(db: Database, uids: list[str]) -> None:
     """Refuse an event whose matches are here already (or are being imported right now)."""
-    here = [uid for uid in uids if transfer.stored_id(db, uid) is not None]
+    here = [uid for uid in uids if transfer.find_stored(db, uid) is not None]
     if here:
         raise matches.Conflict(
             _(
@@ -134,7 +133,7 @@ def refuse_stored(db: Database, uids: list[str]) -> None:
         )
 
 
-def counted(given: Any, most: int) -> bool:
+def is_count(given: Any, most: int) -> bool:
     """Say whether a number given is a whole number from 1 to `most`."""
     return isinstance(given, int) and not isinstance(given, bool) and 1 <= given <= most
 
@@ -143,7 +142,7 @@ def read_rounds_in(entrant: dict[str, Any], i: int, rounds: int) -> tuple[int, i
     """Check the rounds an entrant joined from and withdrew before: within the event's."""
     joined, withdrawn = entrant.get("joined_round", 1), entrant.get("withdrawn_round")
     fits = [joined] + ([] if withdrawn is None else [withdrawn])
-    if not all(counted(n, rounds + 1) for n in fits):
+    if not all(is_count(n, rounds + 1) for n in fits):
         raise Refusal.at(
             f"entrants.{i}",
             _("An entrant joins and withdraws at rounds of the event: 1 to {most}.").format(
@@ -166,8 +165,8 @@ def read_tables(
     for i, table in enumerate(given):
         ok = (
             isinstance(table, dict)
-            and counted(table.get("round"), drawn)
-            and counted(table.get("table"), events.MAX_ENTRANTS)
+            and is_count(table.get("round"), drawn)
+            and is_count(table.get("table"), events.MAX_ENTRANTS)
             and (table["round"], table["table"]) not in placed
             and isinstance(table.get("match"), str)
             and table["match"] in by_uid
@@ -211,7 +210,7 @@ def read_draws(given: Any, rounds: int, entrants: set[str]) -> list[dict[str, An
             "round": d["round"],
             "seed": events.read_seed(d.get("seed"), f"draws.{n}.seed"),
             "byes": d["byes"],
-            "drawn_at": transfer.moment(d.get("drawn_at"), f"draws.{n}.drawn_at"),
+            "drawn_at": transfer.read_moment(d.get("drawn_at"), f"draws.{n}.drawn_at"),
         }
         for n, d in enumerate(given)
     ]

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlite_utils import Database
-
 from scorebook import access, matches, storage
+from scorebook.storage import Database
 from scorers import GAMES, Refusal, Scorer, Table
-from scorers.base import FINISHED, PLAYING, Replay
+from scorers.base import FINISHED, PLAYING, Replay, seats
 from scorers.draw import Finished, Record, draw, meetings, ranked, tally
 from scorers.refusal import Problems
 from scorers.seating import PLAYER, TEAM, check_plain, checked_name
@@ -93,9 +92,9 @@ class Event:
 
 def create(db: Database, data: Any) -> Event:
     """Check and store a new event with its entrants; the organiser's token is given once."""
-    fields, entrants = create_checks(data)
+    fields, entrants = check_new(data)
     with storage.writing(db):
-        event_id, token = stored(db, fields, uuid.uuid4().hex, storage.now_utc())
+        event_id, token = store(db, fields, uuid.uuid4().hex, storage.now_utc())
         for entrant, members in entrants.items():
             storage.insert_entrant(db, event_id, entrant, members, 1)
     event = load(db, event_id)
@@ -103,7 +102,7 @@ def create(db: Database, data: Any) -> Event:
     return event
 
 
-def stored(
+def store(
     db: Database, fields: dict[str, Any], uid: str, created: str, closed: str | None = None
 ) -> tuple[int, str]:
     """Store a checked event under a new organiser's token (inside the caller's change);
@@ -118,11 +117,11 @@ def stored(
     return storage.insert_event(db, row), token
 
 
-def create_checks(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | None]]:
+def check_new(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | None]]:
     """Check a new event, every mistake at once; return its fields and its entrants."""
     if not isinstance(data, dict):
         raise Refusal(_("An event must be an object with name, game, entrants and rounds."))
-    scorer = matches.scorer_for(data.get("game"))
+    scorer = matches.find_scorer(data.get("game"))
     problems = Problems()
     checked: dict[str, Any] = {"game": scorer.id, "teams": int(scorer.teams)}
     readers = {
@@ -238,12 +237,11 @@ def read_options(scorer: Scorer, given: Any, deals: int | None) -> dict[str, Any
             f"options.{seated[0]}",
             _("Who deals first is chosen at each table, not for the whole event."),
         )
-    if scorer.id == "gaigel" and given.get("mode", "teams") != "teams":
-        raise Refusal.at("options.mode", _("A Gaigel event is played in teams."))
+    scorer.check_event_options(given)
     chosen = dict(given)
     if deals is not None:
         chosen["match_deals"] = deals
-    players = tuple(f"Player {seat}" for seat in range(1, scorer.player_counts[-1] + 1))
+    players = seats(scorer.player_counts[-1])
     options = scorer.resolve_options(chosen, players[: scorer.player_counts[0]])
     return {name: value for name, value in options.items() if name not in seated_options(scorer)}
 
@@ -357,7 +355,7 @@ def load(db: Database, event_id: int) -> Event:
         entrants = storage.entrants(db, event_id)
         draws = storage.draws(db, event_id)
         tables = storage.table_matches(db, event_id)
-    finished = [result(scorer, table) for table in tables if table["status"] == FINISHED]
+    finished = [read_result(scorer, table) for table in tables if table["status"] == FINISHED]
     byes = [name for drawn in draws for name in drawn["byes"]]
     records = tally([e["name"] for e in entrants], finished, byes)
     for entrant in entrants:
@@ -370,7 +368,7 @@ def no_such_event(event_id: int) -> matches.NotFound:
     return matches.NotFound(_("There is no event {event_id}.").format(event_id=event_id))
 
 
-def result(scorer: Scorer, row: dict[str, Any]) -> Finished:
+def read_result(scorer: Scorer, row: dict[str, Any]) -> Finished:
     """Read a finished table's result from its match: each side's total and who won."""
     if row["winner"] is not None:
         return Finished(row["totals"], (row["winner"],))
@@ -384,7 +382,7 @@ def result(scorer: Scorer, row: dict[str, Any]) -> Finished:
     return Finished(row["totals"], tuple(shared))
 
 
-def organiser(db: Database, event_id: int, token: str | None) -> Event:
+def load_for_organiser(db: Database, event_id: int, token: str | None) -> Event:
     """Read an event for its organiser, or refuse a phone without the organiser's token."""
     event = load(db, event_id)
     if not token or access.digest(token) != event.row["organiser_sha256"]:
@@ -421,9 +419,9 @@ def draw_round(db: Database, event_id: int, token: str | None, seed: Any = None)
     seed = read_seed(seed, "seed")
     for _attempt in range(DRAW_ATTEMPTS):
         with storage.reading(db):
-            event = organiser(db, event_id, token)
+            event = load_for_organiser(db, event_id, token)
             stamp = storage.event_stamp(db, event_id)
-        drawn = next_round(event, seed)
+        drawn = draw_next(event, seed)
         with storage.writing(db):
             unchanged = storage.event_stamp(db, event_id) == stamp
             if unchanged:
@@ -451,7 +449,7 @@ def read_seed(given: Any, path: str) -> int | None:
     return given
 
 
-def next_round(event: Event, seed: int | None) -> Drawn:
+def draw_next(event: Event, seed: int | None) -> Drawn:
     """Draw the event's next round as it stands, or refuse when it cannot be drawn now."""
     n = event.drawn + 1
     refuse_early(event, n)
@@ -464,7 +462,7 @@ def next_round(event: Event, seed: int | None) -> Drawn:
     sizes = allowed_sizes(event.scorer)
     drawn = draw(
         standing,
-        meetings(table_seats(event)),
+        meetings(list_tables(event)),
         Counter(name for d in event.draws for name in d["byes"]),
         sizes,
         event.row["table_size"] or sizes[0],
@@ -502,12 +500,12 @@ def refuse_early(event: Event, n: int) -> None:
         )
 
 
-def table_seats(event: Event) -> list[list[str]]:
+def list_tables(event: Event) -> list[list[str]]:
     """The entrants who sat at each table so far."""
-    return [sides(table) for table in event.tables]
+    return [list_sides(table) for table in event.tables]
 
 
-def sides(row: dict[str, Any]) -> list[str]:
+def list_sides(row: dict[str, Any]) -> list[str]:
     """The entrants at a table: its teams, or its players."""
     return list(row["teams"]) if row["teams"] is not None else list(row["players"])
 
@@ -515,15 +513,15 @@ def sides(row: dict[str, Any]) -> list[str]:
 def withdraw(db: Database, event_id: int, name: Any, token: str | None) -> Event:
     """Draw an entrant no more from the next round on; what they played stays."""
     with storage.writing(db):
-        event = organiser(db, event_id, token)
-        entrant = entrant_named(event, name)
+        event = load_for_organiser(db, event_id, token)
+        entrant = find_entrant(event, name)
         if entrant["withdrawn_round"] is not None:
             raise matches.Conflict(_("{name} has already withdrawn.").format(name=entrant["name"]))
-        storage.withdraw(db, event_id, entrant["name"], event.drawn + 1)
+        storage.withdraw_entrant(db, event_id, entrant["name"], event.drawn + 1)
     return load(db, event_id)
 
 
-def entrant_named(event: Event, name: Any) -> dict[str, Any]:
+def find_entrant(event: Event, name: Any) -> dict[str, Any]:
     """Find an entrant by name, as typed in any case."""
     for entrant in event.entrants:
         if isinstance(name, str) and entrant["name"].casefold() == name.strip().casefold():
@@ -536,7 +534,7 @@ def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Eve
     if not isinstance(data, dict):
         raise Refusal(_('Name the entrant: {"name": …} (and its "players" for a team).'))
     with storage.writing(db):
-        event = organiser(db, event_id, token)
+        event = load_for_organiser(db, event_id, token)
         if event.status == FINISHED:
             raise matches.Conflict(_("The event is over: nobody can join it now."))
         name = checked_name(data.get("name"), "name", TEAM if event.scorer.teams else PLAYER)
@@ -570,7 +568,7 @@ def enter_late(db: Database, event_id: int, data: Any, token: str | None) -> Eve
 def close(db: Database, event_id: int, token: str | None) -> Event:
     """End the event: refused while a table plays; its last round can no longer change."""
     with storage.writing(db):
-        event = organiser(db, event_id, token)
+        event = load_for_organiser(db, event_id, token)
         if event.row["closed_utc"] is not None:
             raise matches.Conflict(_("The event is already closed."))
         if not event.drawn:
@@ -587,5 +585,5 @@ def close(db: Database, event_id: int, token: str | None) -> Event:
                     round=event.drawn, tables=", ".join(str(t["event_table"]) for t in playing)
                 )
             )
-        storage.close(db, event_id)
+        storage.close_event(db, event_id)
     return load(db, event_id)

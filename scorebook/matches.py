@@ -11,14 +11,13 @@ import json
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlite_utils import Database
-
 from scorebook import access, storage
+from scorebook.storage import Database, MatchRecord, Round, StoredMatch
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.refusal import Problems
@@ -26,8 +25,8 @@ from scorers.seating import check_plain
 from scorers.words import _
 
 
-class NotFound(Exception):
-    """No such match or round."""
+class NotFound(storage.NotFound):
+    """No such match or round, said in the reader's words (storage's own NotFound, translated)."""
 
 
 class Conflict(Exception):
@@ -44,23 +43,6 @@ class Seen:
 
     round_id: int
     version: int
-
-
-@dataclass
-class Round:
-    """A round as entered and stored, numbered by its place among the rounds that count."""
-
-    id: int
-    n: int
-    input: dict[str, Any]
-    entered_utc: str
-    corrected_utc: str | None
-    version: int = 1
-    """1 as entered, one more at each correction."""
-    removed_utc: str | None = None
-    """When it was taken out, for a removed round."""
-    note: str | None = None
-    """What the table wrote beside it ("misdeal, dealt again")."""
 
 
 @dataclass
@@ -92,7 +74,7 @@ class Match:
     details: dict[str, str | None] = field(default_factory=dict)
     """Its note, place and the moment it was played (storage.DETAILS)."""
 
-    def played(self) -> list[tuple[Round, RoundResult]]:
+    def scored_rounds(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
         return list(zip(self.rounds, self.replay.rounds, strict=True))
 
@@ -102,10 +84,10 @@ class Match:
 
     def round(self, n: int) -> Round:
         """Return round n (1-based) or raise NotFound."""
-        return numbered(self.rounds, n)
+        return find_round(self.rounds, n)
 
 
-def numbered(rounds: Sequence[Round], n: int) -> Round:
+def find_round(rounds: Sequence[Round], n: int) -> Round:
     """Return round n (1-based) of the rounds that count, or raise NotFound."""
     if not 1 <= n <= len(rounds):
         raise NotFound(
@@ -114,7 +96,7 @@ def numbered(rounds: Sequence[Round], n: int) -> Round:
     return rounds[n - 1]
 
 
-def scorer_for(game: Any) -> Scorer:
+def find_scorer(game: Any) -> Scorer:
     """Return the scorer of a game id, refusing an unknown one."""
     if not isinstance(game, str) or game not in GAMES:
         raise Refusal.at("game", _("Choose a game: {games}.").format(games=", ".join(GAMES)))
@@ -135,7 +117,7 @@ def start(
     """
     if not isinstance(data, dict):
         raise Refusal(_("A match must be an object with game, players and options."))
-    scorer = scorer_for(data.get("game"))
+    scorer = find_scorer(data.get("game"))
     asked = fingerprint("start", None, data)
     with storage.writing(db):
         done = storage.started_with(db, key) if key else None
@@ -206,10 +188,10 @@ def rematch(db: Database, match_id: int, seating: Any = "same", device: str | No
         return again
     # Two phones asking at once start one rematch between them.
     key = f"rematch of {match_id}"
-    return start(db, rematch_data(old, seating), device, key=key, rematch_of=match_id)
+    return start(db, plan_rematch(old, seating), device, key=key, rematch_of=match_id)
 
 
-def rematch_data(old: Match, seating: str) -> dict[str, Any]:
+def plan_rematch(old: Match, seating: str) -> dict[str, Any]:
     """Write the start of a rematch: the same game, options and table, seated as asked."""
     turn = 1 if seating == "rotate" else 0
     players = list(old.table.players)
@@ -235,12 +217,20 @@ LARGEST_ID = 2**63 - 1
 """SQLite's largest integer: no match or page lies beyond it."""
 
 
-def load_row(db: Database, match_id: int) -> dict[str, Any]:
-    """Read a match's stored row (no replay), or raise NotFound."""
-    row = storage.get_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
-    if row is None:
+def read_record(db: Database, match_id: int) -> MatchRecord:
+    """Read a match's row (no rounds, no replay), or raise NotFound."""
+    found = storage.read_record(db, match_id) if 0 < match_id <= LARGEST_ID else None
+    if found is None:
         raise no_such_match(match_id)
-    return row
+    return found
+
+
+def read_stored(db: Database, match_id: int) -> StoredMatch:
+    """Read a match's row and rounds, without replaying them, or raise NotFound."""
+    found = storage.read_match(db, match_id) if 0 < match_id <= LARGEST_ID else None
+    if found is None:
+        raise no_such_match(match_id)
+    return found
 
 
 def no_such_match(match_id: int) -> NotFound:
@@ -248,85 +238,44 @@ def no_such_match(match_id: int) -> NotFound:
     return NotFound(_("There is no match {match_id}.").format(match_id=match_id))
 
 
-def stored(db: Database, match_id: int) -> tuple[dict[str, Any], Table, list[Round]]:
-    """Read a match's row, its table and the rounds that count, without replaying them."""
-    row = load_row(db, match_id)
-    teams = row["teams"]
-    table = Table(
-        players=tuple(row["players"]),
-        options=row["options"],
-        teams=None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
-    )
-    rounds = [
-        Round(
-            r["id"],
-            n,
-            r["input"],
-            r["entered_utc"],
-            r["corrected_utc"],
-            r["version"],
-            note=r["note"],
-        )  # fmt: skip
-        for n, r in enumerate(storage.live_rounds(db, match_id), start=1)
-    ]
-    return row, table, rounds
-
-
-def standing(
-    db: Database, match_id: int
-) -> tuple[dict[str, Any], Table, list[Round], Replay | None]:
-    """Read a match as it stands, as `stored` does, with its replay if a phone read this
+def read_standing(db: Database, match_id: int) -> tuple[StoredMatch, Replay | None]:
+    """Read a match as it stands, as `read_stored` does, with its replay if a phone read this
     version lately: then its rounds come from that replay's match, and only a new round needs
     scoring (`Scorer.advance`)."""
     kept = REPLAYED.get(replay_key(db, match_id, storage.match_version(db, match_id)))
-    row = load_row(db, match_id)
+    if kept is None:
+        return read_stored(db, match_id), None
+    record = read_record(db, match_id)
     # The row holds the last replay's count and totals: a kept replay that disagrees is not
     # trusted, and the rounds are read and scored again.
-    if kept is None or (row["rounds_played"], row["totals"]) != (
-        len(kept.rounds),
-        kept.replay.totals,
-    ):
-        return *stored(db, match_id), None
-    return row, kept.table, list(kept.rounds), kept.replay
+    if (record.rounds_played, record.totals) != (len(kept.rounds), kept.replay.totals):
+        return read_stored(db, match_id), None
+    return StoredMatch(record, list(kept.rounds), list(kept.removed)), kept.replay
 
 
-def removed(db: Database, match_id: int) -> list[Round]:
-    """Read the rounds taken out of a match and not put back, oldest removal first."""
-    return [
-        Round(
-            r["id"],
-            r["n"],
-            r["input"],
-            r["entered_utc"],
-            r["corrected_utc"],
-            r["version"],
-            r["removed_utc"],
-            r["note"],
-        )
-        for r in storage.removed_rounds(db, match_id)
-    ]
+def seat_table(record: MatchRecord) -> Table:
+    """Seat a stored match's table as its scorer reads it."""
+    return Table(record.players, record.options, record.teams)
 
 
-def played(
-    row: dict[str, Any], table: Table, rounds: list[Round], replay: Replay | None = None
-) -> Match:
+def score(stored: StoredMatch, replay: Replay | None = None) -> Match:
     """Pair a stored match with its replay: the one given, or its rounds replayed now."""
-    scorer = GAMES[row["game"]]
+    record = stored.record
+    scorer, table = GAMES[record.game], seat_table(record)
     if replay is None:
-        replay = scorer.replay(table, [r.input for r in rounds])
+        replay = scorer.replay(table, [r.input for r in stored.rounds])
     return Match(
-        row["id"],
-        row["uid"],
+        record.id,
+        record.uid,
         scorer,
         table,
-        row["created_utc"],
-        rounds,
+        record.created_utc,
+        stored.rounds,
         replay,
-        rematch_of=row.get("rematch_of"),
-        details={name: row.get(name) for name in storage.DETAILS},
-        event=None
-        if row.get("event_id") is None
-        else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},
+        removed=stored.removed,
+        rematch_of=record.rematch_of,
+        event=record.event,
+        details=dict(record.details),
     )
 
 
@@ -371,15 +320,15 @@ def replay_key(db: Database, match_id: int, version: int) -> Hashable:
 def load(db: Database, match_id: int) -> Match:
     """Read a match and replay its rounds, or reuse the replay of the state it is in."""
     if not 0 < match_id <= LARGEST_ID:
-        raise NotFound(_("There is no match {match_id}.").format(match_id=match_id))
+        raise no_such_match(match_id)
     with storage.reading(db):
         # One snapshot: the version it is kept under is the version of the rounds read.
         version = storage.match_version(db, match_id)
         key = replay_key(db, match_id, version)
         found = REPLAYED.get(key)
         if found is None:
-            found = played(*stored(db, match_id))
-            found.version, found.removed = version, removed(db, match_id)
+            found = score(read_stored(db, match_id))
+            found.version = version
             REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
     # are shared and only read. A rematch is another match's change, so it is read anew.
@@ -396,7 +345,7 @@ def fingerprint(action: str, n: int | None, data: Any) -> str:
     return hashlib.sha256(asked.encode()).hexdigest()
 
 
-def replayed(
+def recall(
     db: Database, match_id: int, key: str | None, action: str, asked: str
 ) -> storage.Request | None:
     """Return the change this key already made, refusing a key sent with another request."""
@@ -404,11 +353,7 @@ def replayed(
     if (
         done is not None
         and done.fingerprint is not None
-        and (done.action, done.fingerprint)
-        != (
-            action,
-            asked,
-        )
+        and (done.action, done.fingerprint) != (action, asked)
     ):
         raise Conflict(
             _(
@@ -421,7 +366,7 @@ def replayed(
 
 def check_seen(scorer: Scorer, rounds: Sequence[Round], n: int, seen: Seen | None) -> Round:
     """Return round n, refusing the change if it is not the round, or the version, it saw."""
-    current = numbered(rounds, n)
+    current = find_round(rounds, n)
     if seen is not None and (current.id, current.version) != (seen.round_id, seen.version):
         raise Stale(
             _(
@@ -430,6 +375,86 @@ def check_seen(scorer: Scorer, rounds: Sequence[Round], n: int, seen: Seen | Non
             ).format(round=scorer.round_name, n=n)
         )
     return current
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A change to a match's rounds as a phone asked for it."""
+
+    action: str
+    """add, correct, remove or restore: its word in the change log."""
+    n: int | None
+    """The round it names, for a correction or a removal."""
+    data: Any
+    """The round as sent, for a new round or a correction."""
+    device: str | None
+    """The label of the phone asking."""
+    key: str | None = None
+    """Its idempotency key: sent again, the request changes nothing more."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change to a match's rounds, checked against the match as it stands, not yet stored."""
+
+    n: int
+    """The number of the round it changes, as its entry in the log says."""
+    inputs: list[dict[str, Any]]
+    """Every round that counts once it is made, as entered: what the replay scores."""
+    store: Callable[[str], tuple[int, list[Round]]]
+    """Write it at the moment given; return the id of the round it changes and the rounds that
+    count then."""
+    changed: int | None = None
+    """The round whose refusal is this change's own; a later round it breaks is a conflict."""
+    entered: dict[str, Any] | None = None
+    """The round as this change enters it, for the log."""
+    replaced: dict[str, Any] | None = None
+    """The round as it stood before, for the log."""
+
+
+def change_rounds(
+    db: Database,
+    match_id: int,
+    asked: Asked,
+    edit: Callable[[StoredMatch, Scorer, Table], Edit],
+    recorded: Callable[[list[Round], storage.Request], int | None] | None = None,
+    advance: bool = False,
+) -> Match:
+    """Make one change to a match's rounds: under the write lock, once per idempotency key,
+    replayed before anything is written, then logged and its result cached on the row.
+
+    `edit` checks the change against the match as it stands and says what to store;
+    `recorded` names the round a request sent again recorded; a new round (`advance`) is
+    scored on the kept replay when there is one.
+    """
+    with storage.writing(db):
+        if advance:
+            found, after = read_standing(db, match_id)
+        else:
+            found, after = read_stored(db, match_id), None
+        digest = fingerprint(asked.action, asked.n, asked.data)
+        done = recall(db, match_id, asked.key, asked.action, digest)
+        if done is not None:
+            match = score(found)
+            match.recorded = None if recorded is None else recorded(found.rounds, done)
+            return read_extras(db, match)
+        scorer, table = GAMES[found.record.game], seat_table(found.record)
+        planned = edit(found, scorer, table)
+        replay = check_replay(scorer, table, planned.inputs, planned.changed, after)
+        at = storage.now_utc()
+        round_id, rounds = planned.store(at)
+        if asked.key:
+            made = storage.Request(asked.action, digest, round_id)
+            storage.remember_request(db, match_id, asked.key, made, at)
+        change = storage.Change(
+            asked.action, planned.n, round_id, planned.entered, planned.replaced, at, asked.device
+        )
+        return record_change(db, score(replace(found, rounds=rounds), replay), change)
+
+
+def renumber(rounds: Iterable[Round]) -> list[Round]:
+    """Number rounds by their place among the rounds that count."""
+    return [replace(r, n=i) for i, r in enumerate(rounds, 1)]
 
 
 def add_round(
@@ -445,30 +470,16 @@ def add_round(
     `expected` is the number the round was entered as: a form left open while the match moved
     on (Back, another phone) is refused instead of recording the round in the wrong place.
     """
-    with storage.writing(db):
-        row, table, rounds, after = standing(db, match_id)
-        asked = fingerprint("add", None, data)
-        done = replayed(db, match_id, key, "add", asked)
-        if done is not None:
-            match = played(row, table, rounds)
-            match.recorded = next((r.n for r in rounds if r.id == done.round_id), None)
-            if match.recorded is None:
-                raise Conflict(
-                    _(
-                        "The round this request recorded was removed since; nothing was "
-                        "changed. Restore it from the sheet, or send it again with a new key."
-                    )
-                )
-            return with_extras(db, match)
-        scorer = GAMES[row["game"]]
-        refuse_closed(db, row)
-        if row["status"] == FINISHED:
+
+    def edit(found: StoredMatch, scorer: Scorer, table: Table) -> Edit:
+        refuse_closed(db, found.record)
+        if found.record.status == FINISHED:
             raise Conflict(
                 _("The match is over: {banner} Start a new match to play on.").format(
-                    banner=scorer.banner(played(row, table, rounds).replay)
+                    banner=scorer.banner(score(found).replay)
                 )
             )
-        n = len(rounds) + 1
+        n = len(found.rounds) + 1
         if expected is not None and expected != n:
             raise Conflict(
                 _(
@@ -478,15 +489,16 @@ def add_round(
                 ).format(round=scorer.round_word, expected=expected, n=n)
             )
         entered = scorer.read_round(table, data)
-        inputs = [*(r.input for r in rounds), entered]
-        replay = checked_replay(scorer, table, inputs, changed=n, after=after)
-        at = storage.now_utc()
-        round_id = storage.insert_round(db, match_id, entered, at)
-        if key:
-            storage.remember_key(db, match_id, key, storage.Request("add", asked, round_id), at)
-        rounds.append(Round(round_id, n, entered, at, None))
-        change = storage.Change("add", n, round_id, entered, None, at, device)
-        match = remember(db, played(row, table, rounds, replay), change)
+
+        def store(at: str) -> tuple[int, list[Round]]:
+            round_id = storage.insert_round(db, match_id, entered, at)
+            return round_id, [*found.rounds, Round(round_id, n, entered, at, None)]
+
+        inputs = [*(r.input for r in found.rounds), entered]
+        return Edit(n, inputs, store, changed=n, entered=entered)
+
+    asked = Asked("add", None, data, device, key)
+    match = change_rounds(db, match_id, asked, edit, recorded_again, advance=True)
     # Kept once stored: the next round, and every phone reading this one, start from it.
     REPLAYED.keep(
         replay_key(db, match_id, match.version),
@@ -494,6 +506,20 @@ def add_round(
         replacing=replay_key(db, match_id, match.version - 1),
     )
     return match
+
+
+def recorded_again(rounds: list[Round], done: storage.Request) -> int:
+    """Return the number of the round a new round's request sent again recorded, refusing it
+    if that round was removed since."""
+    n = next((r.n for r in rounds if r.id == done.round_id), None)
+    if n is None:
+        raise Conflict(
+            _(
+                "The round this request recorded was removed since; nothing was "
+                "changed. Restore it from the sheet, or send it again with a new key."
+            )
+        )
+    return n
 
 
 def correct_round(
@@ -506,27 +532,23 @@ def correct_round(
     seen: Seen | None = None,
 ) -> Match:
     """Replace round n as entered; every later round is scored again."""
-    with storage.writing(db):
-        row, table, rounds = stored(db, match_id)
-        asked = fingerprint("correct", n, data)
-        if replayed(db, match_id, key, "correct", asked) is not None:
-            match = played(row, table, rounds)
-            match.recorded = n
-            return with_extras(db, match)
-        scorer = GAMES[row["game"]]
-        refuse_closed(db, row)
-        old = check_seen(scorer, rounds, n, seen)
+
+    def edit(found: StoredMatch, scorer: Scorer, table: Table) -> Edit:
+        refuse_closed(db, found.record)
+        old = check_seen(scorer, found.rounds, n, seen)
         entered = scorer.read_round(table, data)
-        at = storage.now_utc()
-        rounds[n - 1] = Round(
-            old.id, n, entered, old.entered_utc, at, old.version + 1, note=old.note
-        )
-        replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
-        storage.replace_round(db, old.id, entered, at)
-        if key:
-            storage.remember_key(db, match_id, key, storage.Request("correct", asked, old.id), at)
-        change = storage.Change("correct", n, old.id, entered, old.input, at, device)
-        return remember(db, played(row, table, rounds, replay), change)
+
+        def store(at: str) -> tuple[int, list[Round]]:
+            storage.replace_round(db, old.id, entered, at)
+            rounds = list(found.rounds)
+            rounds[n - 1] = replace(old, input=entered, corrected_utc=at, version=old.version + 1)
+            return old.id, rounds
+
+        inputs = [entered if r.n == n else r.input for r in found.rounds]
+        return Edit(n, inputs, store, changed=n, entered=entered, replaced=old.input)
+
+    asked = Asked("correct", n, data, device, key)
+    return change_rounds(db, match_id, asked, edit, lambda _rounds, _done: n)
 
 
 def remove_round(
@@ -538,45 +560,42 @@ def remove_round(
     seen: Seen | None = None,
 ) -> Match:
     """Take round n out of the match; every later round is scored again."""
-    with storage.writing(db):
-        row, table, rounds = stored(db, match_id)
-        asked = fingerprint("remove", n, None)
-        if replayed(db, match_id, key, "remove", asked) is not None:
-            return with_extras(db, played(row, table, rounds))
-        scorer = GAMES[row["game"]]
-        refuse_closed(db, row)
-        old = check_seen(scorer, rounds, n, seen)
-        kept = [r for r in rounds if r.n != n]
-        rounds = [replace(r, n=i) for i, r in enumerate(kept, 1)]
-        replay = checked_replay(scorer, table, [r.input for r in rounds], None)
-        at = storage.now_utc()
-        storage.mark_removed(db, old.id, at)
-        if key:
-            storage.remember_key(db, match_id, key, storage.Request("remove", asked, old.id), at)
-        change = storage.Change("remove", n, old.id, None, old.input, at, device)
-        return remember(db, played(row, table, rounds, replay), change)
+
+    def edit(found: StoredMatch, scorer: Scorer, _table: Table) -> Edit:
+        refuse_closed(db, found.record)
+        old = check_seen(scorer, found.rounds, n, seen)
+        rounds = renumber(r for r in found.rounds if r.n != n)
+
+        def store(at: str) -> tuple[int, list[Round]]:
+            storage.mark_removed(db, old.id, at)
+            return old.id, rounds
+
+        return Edit(n, [r.input for r in rounds], store, replaced=old.input)
+
+    return change_rounds(db, match_id, Asked("remove", n, None, device, key), edit)
 
 
 def restore_round(db: Database, match_id: int, round_id: int, device: str | None = None) -> Match:
     """Put a removed round back where it stood; every later round is scored again."""
-    with storage.writing(db):
-        row, table, rounds = stored(db, match_id)
-        back = next((r for r in removed(db, match_id) if r.id == round_id), None)
+
+    def edit(found: StoredMatch, _scorer: Scorer, _table: Table) -> Edit:
+        back = next((r for r in found.removed if r.id == round_id), None)
         if back is None:
             raise NotFound(
                 _("This match has no removed round {id} to restore.").format(id=round_id)
             )
         # Rounds count in the order they were entered, so it goes back where it stood.
-        live = sorted([*rounds, back], key=lambda r: r.id)
-        rounds = [replace(r, n=i) for i, r in enumerate(live, 1)]
+        rounds = renumber(sorted([*found.rounds, back], key=lambda r: r.id))
         n = next(r.n for r in rounds if r.id == round_id)
-        scorer = GAMES[row["game"]]
-        refuse_closed(db, row)
-        replay = checked_replay(scorer, table, [r.input for r in rounds], changed=n)
-        at = storage.now_utc()
-        storage.mark_restored(db, round_id)
-        change = storage.Change("restore", n, round_id, back.input, None, at, device)
-        return remember(db, played(row, table, rounds, replay), change)
+        refuse_closed(db, found.record)
+
+        def store(_at: str) -> tuple[int, list[Round]]:
+            storage.mark_restored(db, round_id)
+            return round_id, rounds
+
+        return Edit(n, [r.input for r in rounds], store, changed=n, entered=back.input)
+
+    return change_rounds(db, match_id, Asked("restore", None, None, device), edit)
 
 
 MAX_NOTE, MAX_PLACE, MAX_ROUND_NOTE = 500, 100, 200
@@ -586,15 +605,16 @@ def edit_details(db: Database, match_id: int, data: Any, device: str | None = No
     """Change a match's note, place or the moment it was played; the change is logged."""
     values = read_details(data)
     with storage.writing(db):
-        row, table, rounds = stored(db, match_id)
-        refuse_closed(db, row)
-        before = {name: row.get(name) for name in values}
+        found = read_stored(db, match_id)
+        refuse_closed(db, found.record)
+        details = found.record.details
+        before = {name: details[name] for name in values}
         storage.set_details(db, match_id, values)
-        row = row | values
         at = storage.now_utc()
         change = storage.Change("details", 0, None, values, before, at, device)
         storage.log_change(db, match_id, change)
-        return with_extras(db, played(row, table, rounds))
+        record = replace(found.record, details=details | values)
+        return read_extras(db, score(replace(found, record=record)))
 
 
 def read_details(data: Any) -> dict[str, str | None]:
@@ -662,33 +682,32 @@ def note_round(db: Database, match_id: int, n: int, data: Any, device: str | Non
         raise Refusal(_('Send the note as {"note": "misdeal, dealt again"}, or null.'))
     note = read_note(data["note"], "note", MAX_ROUND_NOTE)
     with storage.writing(db):
-        row, table, rounds = stored(db, match_id)
-        refuse_closed(db, row)
-        old = numbered(rounds, n)
+        found = read_stored(db, match_id)
+        refuse_closed(db, found.record)
+        old = find_round(found.rounds, n)
         storage.set_round_note(db, old.id, note)
-        rounds[n - 1] = replace(old, note=note)
+        rounds = [replace(old, note=note) if r.n == n else r for r in found.rounds]
         at = storage.now_utc()
         change = storage.Change("note", n, old.id, {"note": note}, {"note": old.note}, at, device)
         storage.log_change(db, match_id, change)
-        match = with_extras(db, played(row, table, rounds))
+        match = read_extras(db, score(replace(found, rounds=rounds)))
         match.recorded = n
         return match
 
 
-def refuse_closed(db: Database, row: dict[str, Any]) -> None:
+def refuse_closed(db: Database, record: MatchRecord) -> None:
     """Refuse to change a match of an event round that is closed: its standings are final."""
-    if row.get("event_id") is not None and storage.round_closed(
-        db, row["event_id"], row["event_round"]
-    ):
+    event = record.event
+    if event is not None and storage.is_round_closed(db, event["id"], event["round"]):
         raise Conflict(
             _(
                 "Round {round} of this match's event is closed (the next round was drawn, or "
                 "the event ended): its matches can no longer be changed; nothing was changed."
-            ).format(round=row["event_round"])
+            ).format(round=event["round"])
         )
 
 
-def checked_replay(
+def check_replay(
     scorer: Scorer,
     table: Table,
     inputs: Sequence[Mapping[str, Any]],
@@ -725,7 +744,7 @@ def checked_replay(
     return replay
 
 
-def remember(db: Database, match: Match, change: storage.Change) -> Match:
+def record_change(db: Database, match: Match, change: storage.Change) -> Match:
     """Log the change and cache the match's replay on its row, in the change's transaction."""
     replay = match.replay
     storage.log_change(db, match.id, change)
@@ -739,13 +758,13 @@ def remember(db: Database, match: Match, change: storage.Change) -> Match:
         at=change.at,
     )
     match.recorded = None if change.action == "remove" else change.n
-    return with_extras(db, match)
+    return read_extras(db, match)
 
 
-def with_extras(db: Database, match: Match) -> Match:
+def read_extras(db: Database, match: Match) -> Match:
     """Give a match read inside a change its version and its removed rounds."""
     match.version = storage.match_version(db, match.id)
-    match.removed = removed(db, match.id)
+    match.removed = storage.removed_rounds(db, match.id)
     return match
 
 
@@ -808,9 +827,9 @@ class WhatIf:
     replay: Replay
 
 
-def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
+def read_changes(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return a match's change log, oldest first."""
-    load_row(db, match_id)
+    read_record(db, match_id)
     return storage.changes(db, match_id)
 
 
@@ -843,14 +862,14 @@ def find(
 
     `since` and `until` are the `from` and `to` days (YYYY-MM-DD, UTC) the match was created in.
     """
-    first, last = day(since, "from"), day(until, "to")
+    first, last = read_day(since, "from"), read_day(until, "to")
     if first and last and first > last:
         raise Refusal.at(
             "to",
             _("To ({until}) is before from ({since}): swap them.").format(until=last, since=first),
         )
     if game:
-        scorer_for(game)
+        find_scorer(game)
     if status and status not in (PLAYING, FINISHED):
         raise Refusal.at(
             "status",
@@ -875,7 +894,7 @@ def find(
     return Page(rows, page, total)
 
 
-def day(text: Any, field: str) -> date | None:
+def read_day(text: Any, field: str) -> date | None:
     """Read a history filter's day, written YYYY-MM-DD; an empty one filters nothing."""
     if not text:
         return None

@@ -12,17 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
 from scorebook import matches, storage
 from scorebook.matches import Conflict, NotFound, Page
+from scorebook.storage import Database
 from scorers import GAMES
 from scorers.refusal import Problems
 from scorers.seating import Names
 from scorers.words import _, ngettext
 
 
-def key(name: Any) -> str:
+def make_key(name: Any) -> str:
     """Return the key a name is looked up by: the exact name, whatever its case."""
     return name.strip().casefold() if isinstance(name, str) else ""
 
@@ -84,15 +83,15 @@ def nobody_called(name: Any) -> str:
     return _("Nobody called {name} has played a match here.").format(name=repr(name))
 
 
-def everyone(db: Database) -> list[Listed]:
+def list_players(db: Database) -> list[Listed]:
     """List every player with how many matches they played and won, by name."""
-    listed = [Listed(row["name"], row["matches"], row["wins"]) for row in storage.players(db)]
+    listed = [Listed(row["name"], row["matches"], row["wins"]) for row in storage.list_players(db)]
     return sorted(listed, key=lambda player: player.name.casefold())
 
 
 def find(db: Database, name: Any) -> Player:
     """Return a player's records per variant, rivalries and newest matches, or raise NotFound."""
-    player_key = key(name)
+    player_key = make_key(name)
     names = storage.player_names(db, [player_key])
     if not names:
         raise NotFound(nobody_called(name))
@@ -105,20 +104,20 @@ def find(db: Database, name: Any) -> Player:
             row["wins"],
             row["scored"],
         )
-        for row in storage.records(db, player_key)
+        for row in storage.player_records(db, player_key)
     ]
     games = list(GAMES)
     return Player(
         names[player_key],
         sorted(records, key=lambda r: (games.index(r.game), r.variant)),
-        rivalries(db, player_key),
+        find_rivalries(db, player_key),
         matches.find(db, player=player_key),
     )
 
 
-def rivalries(db: Database, player_key: str) -> list[Rivalry]:
+def find_rivalries(db: Database, player_key: str) -> list[Rivalry]:
     """Return, per opponent, the matches played on opposite sides and who won them."""
-    rows = storage.rivals(db, player_key)
+    rows = storage.player_rivals(db, player_key)
     names = storage.player_names(db, [row["opponent_key"] for row in rows])
     found = [
         Rivalry(names[row["opponent_key"]], row["matches"], row["wins"], row["losses"])
@@ -137,7 +136,7 @@ def rename(db: Database, name: Any, data: Mapping[str, Any]) -> str:
     problems = Problems()
     new = Names(problems).read(data.get("to"), "to")
     problems.raise_any()
-    old_key, new_key = key(name), new.casefold()
+    old_key, new_key = make_key(name), new.casefold()
     with storage.writing(db):
         if not storage.has_player(db, old_key):
             raise NotFound(nobody_called(name))

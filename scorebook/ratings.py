@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlite_utils import Database
 
 from scorebook import storage
+from scorebook.storage import Database
 from scorers import GAMES
 from scorers.elo import RANKED_AFTER, Board, Finished, places, played, rate, rewound
 
@@ -33,7 +33,7 @@ _deriving = threading.Lock()
 """One derivation at a time: phones reloading together after a change wait for the first."""
 
 
-def boards(db: Database) -> Boards:
+def read_boards(db: Database) -> Boards:
     """Every board's ratings as the finished results now stand: one read of their stamp, and
     a derivation only when it moved (several processes share the file, each keeps its own)."""
     path = storage.path_of(db)
@@ -45,21 +45,23 @@ def boards(db: Database) -> Boards:
         if kept is not None and kept.stamp == stamp:
             return kept.boards
         if kept is None or kept.stamp > stamp:
-            derived = rate(finished(storage.finished_seats(db)))
+            derived = rate(read_finished(storage.finished_seats(db)))
         else:
-            derived = moved_on(db, kept.boards, storage.results_since(db, kept.stamp))
+            derived = rate_again(db, kept.boards, storage.results_since(db, kept.stamp))
         _kept[path] = Kept(stamp, derived)
     return derived
 
 
-def moved_on(db: Database, kept: Boards, changed: dict[tuple[str, str], tuple[str, int]]) -> Boards:
+def rate_again(
+    db: Database, kept: Boards, changed: dict[tuple[str, str], tuple[str, int]]
+) -> Boards:
     """Rate each changed board again from the first match it changed on, on top of its
     ratings from before that match; the boards no change touched stay as they were."""
     derived = dict(kept)
     for board, since in changed.items():
         again = played(
             rewound(kept.get(board, Board()), since),
-            finished(storage.finished_seats(db, board, since)),
+            read_finished(storage.finished_seats(db, board, since)),
         )
         if again.ratings:
             derived[board] = again
@@ -68,7 +70,7 @@ def moved_on(db: Database, kept: Boards, changed: dict[tuple[str, str], tuple[st
     return derived
 
 
-def finished(rows: list[tuple[Any, ...]]) -> list[Finished]:
+def read_finished(rows: list[tuple[Any, ...]]) -> list[Finished]:
     """Read the finished matches from their seats: sides, places and the board rated on."""
     matches = []
     for match_id, seats in itertools.groupby(rows, key=lambda row: row[0]):
@@ -84,35 +86,35 @@ def finished(rows: list[tuple[Any, ...]]) -> list[Finished]:
     return matches
 
 
-def variant_name(game: str, variant: str) -> str:
+def name_variant(game: str, variant: str) -> str:
     """Name a board for people: the game's variant, in the reader's language."""
     return GAMES[game].variant(orjson.loads(variant))
 
 
-def of_player(db: Database, player_key: str) -> list[dict[str, Any]]:
+def list_ratings(db: Database, player_key: str) -> list[dict[str, Any]]:
     """A player's ratings, game by game, each with its path, in the games' order."""
     found = [
         {
             "game": game,
-            "variant": variant_name(game, variant),
+            "variant": name_variant(game, variant),
             "variant_key": orjson.loads(variant),
             "rating": round(rating.rating),
             "matches": rating.matches,
             "ranked": rating.matches >= RANKED_AFTER,
             "path": [(match_id, round(value)) for match_id, value in rating.path],
         }
-        for (game, variant), board in boards(db).items()
+        for (game, variant), board in read_boards(db).items()
         if (rating := board.ratings.get(player_key)) is not None
     ]
     games = list(GAMES)
     return sorted(found, key=lambda r: (games.index(r["game"]), r["variant"]))
 
 
-def leaderboard(db: Database, game: str) -> list[dict[str, Any]]:
+def rank_boards(db: Database, game: str) -> list[dict[str, Any]]:
     """A game's boards, each with its ranked players best first (RANKED_AFTER matches at least)."""
     shown = [
         (variant, board)
-        for (board_game, variant), board in sorted(boards(db).items())
+        for (board_game, variant), board in sorted(read_boards(db).items())
         if board_game == game
     ]
     ranked = {
@@ -126,7 +128,7 @@ def leaderboard(db: Database, game: str) -> list[dict[str, Any]]:
     names = storage.player_names(db, {key for players in ranked.values() for key, _r in players})
     return [
         {
-            "variant": variant_name(game, variant),
+            "variant": name_variant(game, variant),
             "variant_key": orjson.loads(variant),
             "players": [
                 {

@@ -1,4 +1,4 @@
-"""Matches as portable documents: export them, import them elsewhere, back the database up.
+"""Matches as portable documents: export them, and import them elsewhere.
 
 An export keeps every round ever entered and the whole change log, so the importing Tablescore
 stores the same history and replays it through its own scorers. A document whose numbers that
@@ -13,25 +13,23 @@ import json
 import multiprocessing
 import os
 import re
-import sqlite3
 import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from multiprocessing.connection import Connection
 from typing import Any, BinaryIO
 
-from sqlite_utils import Database
-
 from scorebook import access, matches, storage
+from scorebook.json_guards import MAX_DEPTH, SURROGATE_ESCAPE, lone_surrogate, nesting_depth
+from scorebook.round_json import round_json
+from scorebook.storage import Database
 from scorers import Refusal, Replay, RoundImpossible, Scorer, Table
 from scorers.seating import DEVICE, checked_name
 from scorers.words import _, ngettext, speak
-from web.json_body import MAX_DEPTH, SURROGATE_ESCAPE, lone_surrogate, nesting_depth
-from web.present import round_json
 
 FORMAT = "tablescore-match"
 VERSION = 1
@@ -147,27 +145,19 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
     # the matches being played tonight. Read as of one moment: a round recorded meanwhile
     # would be in the log and not in the records.
     with storage.reading(db):
-        match = matches.played(*matches.stored(db, match_id))
+        match = matches.score(matches.read_stored(db, match_id))
         rows = storage.round_records(db, match.id)
         changes = storage.changes(db, match.id)
     refs = {row["id"]: ref for ref, row in enumerate(rows)}
-    teams = match.table.teams
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "uid": match.uid,
-        "game": match.scorer.id,
-        "options": dict(match.table.options),
-        "players": list(match.table.players),
-        "teams": None if teams is None else dict(teams),
-        "created_at": match.created_utc,
+        **start_document(match.uid, match.scorer, match.table, match.created_utc),
         "note": match.details.get("note"),
         "place": match.details.get("place"),
         "played_at": match.details.get("played_at") or match.created_utc,
         # A round's id is this installation's own: the round records stand for it.
         "rounds": [
             {key: value for key, value in round_json(stored, result).items() if key != "id"}
-            for stored, result in match.played()
+            for stored, result in match.scored_rounds()
         ],
         "totals": match.replay.totals,
         "status": match.replay.status,
@@ -197,6 +187,20 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
     }
 
 
+def start_document(uid: str, scorer: Scorer, table: Table, created_at: str) -> dict[str, Any]:
+    """Return what every match document opens with: its format, uid, game, table and birth."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "uid": uid,
+        "game": scorer.id,
+        "options": dict(table.options),
+        "players": list(table.players),
+        "teams": None if table.teams is None else dict(table.teams),
+        "created_at": created_at,
+    }
+
+
 def export_history(db: Database) -> list[dict[str, Any]]:
     """Return every match's export document, oldest first."""
     return [export_match(db, match_id) for match_id in storage.match_ids(db)]
@@ -209,8 +213,7 @@ def export_stream(database: str) -> Iterator[str]:
     read in its own short queries, and phones scoring meanwhile are not kept waiting. The
     stream reads through its own connection, which outlives the request that started it.
     """
-    with closing(storage.connect(database).conn) as conn:
-        db = Database(conn)
+    with storage.opened(database) as db:
         yield "["
         for i, match_id in enumerate(storage.match_ids(db)):
             yield ("," if i else "") + "\n" + as_text(export_match(db, match_id))
@@ -234,14 +237,14 @@ def score_sheet(db: Database, match_id: int) -> str:
     sides = list(match.table.teams or match.table.players)
     columns = [(side, kind) for side in sides for kind in ("score", "total")]
     rows = [["n", *(f"{side} {kind}" for side, kind in columns), "note"]]
-    for stored, result in match.played():
+    for stored, result in match.scored_rounds():
         numbers = {"score": result.scores, "total": result.totals}
         scores = [numbers[kind][side] for side, kind in columns]
         rows.append([stored.n, *scores, stored.note or ""])
-    return spreadsheet(rows)
+    return as_csv(rows)
 
 
-def spreadsheet(rows: Iterable[list[Any]]) -> str:
+def as_csv(rows: Iterable[list[Any]]) -> str:
     """Write rows as CSV for a spreadsheet, each cell guarded by `cells`."""
     sheet = io.StringIO()
     writer = csv.writer(sheet)
@@ -261,12 +264,6 @@ def cells(row: list[Any]) -> list[Any]:
     ]
 
 
-def backup(database: str, target: str) -> None:
-    """Copy the database into `target` with SQLite's online backup, safe while phones score."""
-    with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(target)) as copy:
-        source.backup(copy)
-
-
 # --- import -----------------------------------------------------------------------------------
 
 
@@ -275,12 +272,12 @@ class Unreadable(Refusal):
     match, as the API answers it 400 where a refused match is 422."""
 
 
-def parse(data: bytes | str) -> Any:
+def parse_export(data: bytes | str) -> Any:
     """Read an export file's JSON, saying where it breaks if it is not JSON.
 
     :raises Unreadable: it is not JSON, not text, or nested too deeply.
     """
-    # Checked before parsing, as every JSON body is: see web.json_body.
+    # Checked before parsing, as every JSON body is: see scorebook.json_guards.
     if nesting_depth(data) > MAX_DEPTH:
         raise Unreadable(
             _(
@@ -325,7 +322,7 @@ def import_history(db: Database, exported: Any) -> Outcome:
     with storage.writing(db):
         import_id = storage.begin_import(db, storage.now_utc())
     try:
-        outcome, new = sorted_out(db, incoming)
+        outcome, new = sort_out(db, incoming)
         waiting = deque(new)
         while waiting:
             with storage.writing(db):
@@ -336,13 +333,13 @@ def import_history(db: Database, exported: Any) -> Outcome:
         with storage.writing(db):
             storage.finish_import(db, import_id)
     except BaseException as error:
-        with suppress(sqlite3.Error), storage.writing(db):
+        with suppress(storage.Fault), storage.writing(db):
             storage.drop_import(db, import_id)
-        if isinstance(error, sqlite3.IntegrityError):
+        if isinstance(error, storage.Duplicate):
             raise another_import() from None
         raise
     finally:
-        storage.let_go(import_id)
+        storage.release_import(import_id)
     return outcome
 
 
@@ -362,15 +359,15 @@ def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
     process it would take the tables' threads and cores from them. The child speaks the
     reader's language, and ends at once if this process does (its import is then dropped).
 
-    :raises Unreadable: the file is not JSON, as `parse` says.
+    :raises Unreadable: the file is not JSON, as `parse_export` says.
     :raises Refusal: a match is refused, as `import_history` refuses it.
-    :raises sqlite3.OperationalError: the database could not keep the matches (full, busy).
+    :raises storage.Unavailable: the database could not keep the matches (full, busy).
     :raises matches.Conflict: another import is storing some of these matches.
     :raises Interrupted: the child ended without a word (killed, out of memory).
     """
     context = multiprocessing.get_context("forkserver")
     # Forked from a server that already imported the rules: a child costs milliseconds.
-    context.set_forkserver_preload(["transfer"])
+    context.set_forkserver_preload(["scorebook.transfer"])
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(
         target=import_alone, args=(database, data, language, sending, os.getpid()), daemon=True
@@ -389,7 +386,7 @@ def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
     if kind == "refused":
         raise Refusal(said, fields)
     if kind == "storage":
-        raise sqlite3.OperationalError(said)
+        raise storage.Unavailable(said)
     if kind == "conflict":
         raise matches.Conflict(said)
     return Outcome(**said)
@@ -404,12 +401,12 @@ def import_alone(
     speak(language)
     db = storage.connect(database)
     try:
-        said = ("done", asdict(import_history(db, parse(data))), None)
+        said = ("done", asdict(import_history(db, parse_export(data))), None)
     except Unreadable as unreadable:
         said = ("unreadable", unreadable.message, unreadable.fields)
     except Refusal as refusal:
         said = ("refused", refusal.message, refusal.fields)
-    except sqlite3.OperationalError as fault:
+    except storage.Unavailable as fault:
         said = ("storage", str(fault), None)
     except matches.Conflict as conflict:
         said = ("conflict", str(conflict), None)
@@ -435,7 +432,7 @@ def store_batch(db: Database, import_id: int, waiting: deque[Incoming], outcome:
     until = time.monotonic() + BATCH_SECONDS
     while True:
         match = waiting.popleft()
-        match_id = keep(db, match, import_id)
+        match_id = store_match(db, match, import_id)
         outcome.imported.append(match.uid)
         # Tokens never travel in an export: whoever imports a match may score it.
         token = access.issue(db, match_id, _("the phone that imported it"))
@@ -444,12 +441,12 @@ def store_batch(db: Database, import_id: int, waiting: deque[Incoming], outcome:
             return
 
 
-def sorted_out(db: Database, incoming: list[Incoming]) -> tuple[Outcome, list[Incoming]]:
+def sort_out(db: Database, incoming: list[Incoming]) -> tuple[Outcome, list[Incoming]]:
     """Tell the matches already here (skipped, or conflicts) from the new ones to store."""
     outcome = Outcome()
     new: dict[str, Incoming] = {}
     for match in incoming:
-        here = stored_id(db, match.uid)
+        here = find_stored(db, match.uid)
         if here is None and match.uid not in new:
             new[match.uid] = match
             continue
@@ -470,7 +467,7 @@ def another_import() -> matches.Conflict:
     )
 
 
-def stored_id(db: Database, uid: str) -> int | None:
+def find_stored(db: Database, uid: str) -> int | None:
     """Return the id of the match stored under this uid, if there is one.
 
     A match another import is still bringing in is refused: whether it will be stored is not
@@ -478,16 +475,15 @@ def stored_id(db: Database, uid: str) -> int | None:
 
     :raises matches.Conflict: another import, alive, is bringing this match in.
     """
-    query = (
-        "select m.id, m.import_id, i.holder from matches m "
-        "left join imports i on i.id = m.import_id where m.uid = ?"
-    )
-    row = db.execute(query, [uid]).fetchone()
-    if row is None or row[1] is None:
-        return None if row is None else row[0]
-    if storage.alive(db, row[2]):
+    here = storage.stored_under(db, uid)
+    if here is None:
+        return None
+    match_id, import_id, holder = here
+    if import_id is None:
+        return match_id
+    if storage.holder_alive(db, holder):
         raise another_import()
-    if db.conn.in_transaction:
+    if storage.in_transaction(db):
         # Asked inside a change (an event's import): the write lock is already held.
         storage.drop_dead_imports(db)
     else:
@@ -511,14 +507,7 @@ def history_document(match: Incoming) -> Any:
     """Return an incoming match as `stored_document` reads a stored one."""
     return as_json(
         {
-            "format": FORMAT,
-            "version": VERSION,
-            "uid": match.uid,
-            "game": match.scorer.id,
-            "options": dict(match.table.options),
-            "players": list(match.table.players),
-            "teams": None if match.table.teams is None else dict(match.table.teams),
-            "created_at": match.created_at,
+            **start_document(match.uid, match.scorer, match.table, match.created_at),
             **match.details,
             "log": [entry.document() for entry in match.log],
             "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
@@ -548,13 +537,13 @@ def read_history(exported: Any) -> list[Incoming]:
             if isinstance(uid, str) and UID.fullmatch(uid)
             else _("Document {n}").format(n=i + 1)
         )
-        with within(str(i), label, _("Nothing was imported.")):
+        with locating(str(i), label, _("Nothing was imported.")):
             checked.append(read_match(document))
     return checked
 
 
 @contextmanager
-def within(path: str, label: str = "", after: str = "") -> Iterator[None]:
+def locating(path: str, label: str = "", after: str = "") -> Iterator[None]:
     """Say where a refusal comes from: its fields under `path`, its message after `label`."""
     try:
         yield
@@ -594,18 +583,18 @@ def read_match(document: Any) -> Incoming:
     uid = document.get("uid")
     if not isinstance(uid, str) or not UID.fullmatch(uid):
         raise Refusal.at("uid", _("Every match needs its uid: 1 to 64 letters, digits, - or _."))
-    created_at = moment(document.get("created_at"), "created_at")
-    scorer = matches.scorer_for(document.get("game"))
+    created_at = read_moment(document.get("created_at"), "created_at")
+    scorer = matches.find_scorer(document.get("game"))
     table = read_table(scorer, document)
     records, log = read_log(scorer, table, document.get("log"))
     check_records(records, document.get("round_records"))
-    replay = replayed(scorer, table, records)
+    replay = replay_records(scorer, table, records)
     check_numbers(replay, document)
-    details = logged_details(document, log, created_at)
+    details = read_logged_details(document, log, created_at)
     return Incoming(uid, scorer, table, created_at, records, log, replay, details)
 
 
-def logged_details(
+def read_logged_details(
     document: dict[str, Any], log: list[Entry], created_at: str
 ) -> dict[str, str | None]:
     """Read the match's note, place and date (an export before them has none): each change of
@@ -635,7 +624,7 @@ def logged_details(
     return given
 
 
-def moment(value: Any, path: str) -> str:
+def read_moment(value: Any, path: str) -> str:
     """Check a UTC time written as Tablescore stores it."""
     try:
         datetime.strptime(value, storage.STAMP)
@@ -654,7 +643,9 @@ def read_table(scorer: Scorer, document: dict[str, Any]) -> Table:
         # Seating follows the order of the teams, which a JSON object need not keep (Flask's
         # own JSON sorts keys): the players list says whose team sits first.
         seat = {name: i for i, name in enumerate(players) if isinstance(name, str)}
-        teams = dict(sorted(teams.items(), key=lambda team: seat.get(first(team[1]), len(seat))))
+        teams = dict(
+            sorted(teams.items(), key=lambda team: seat.get(first_member(team[1]), len(seat)))
+        )
     given = {"players": players, "options": document.get("options")}
     # A match started without teams has none, and Porrazo seats teams whenever they are given.
     table = scorer.read_table(given if teams is None else given | {"teams": teams})
@@ -668,7 +659,7 @@ def read_table(scorer: Scorer, document: dict[str, Any]) -> Table:
     return table
 
 
-def first(members: Any) -> str | None:
+def first_member(members: Any) -> str | None:
     """Return a team's first player, or None if the team is not a list of names."""
     if isinstance(members, list) and members and isinstance(members[0], str):
         return members[0]
@@ -683,20 +674,20 @@ def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list
     live: list[int] = []
     entries = []
     for i, given in enumerate(log):
-        with within(f"log.{i}", _("change {n} of the log").format(n=i + 1)):
-            entry = follow(scorer, table, records, live, given)
-            same(entry.document(), given)
+        with locating(f"log.{i}", _("change {n} of the log").format(n=i + 1)):
+            entry = apply_change(scorer, table, records, live, given)
+            check_same(entry.document(), given)
         entries.append(entry)
     return records, entries
 
 
-def follow(
+def apply_change(
     scorer: Scorer, table: Table, records: list[Record], live: list[int], given: Any
 ) -> Entry:
     """Make one logged change to the records as Tablescore made it, and return that change."""
     if not isinstance(given, dict):
         raise Refusal(_("It must be an object with action, n, input, replaced, at and round_ref."))
-    action, n, at = given.get("action"), given.get("n"), moment(given.get("at"), "at")
+    action, n, at = given.get("action"), given.get("n"), read_moment(given.get("at"), "at")
     device = given.get("device")
     if device is not None and not isinstance(device, str):
         raise Refusal.at("device", _("The device is the label of a phone, or null."))
@@ -709,7 +700,7 @@ def follow(
         live.append(len(records) - 1)
         return Entry(action, len(live), len(records) - 1, entered, None, at, device)
     if action == "restore":
-        return restored(records, live, given.get("round_ref"), at, device)
+        return restore_record(records, live, given.get("round_ref"), at, device)
     if action == "details":
         entered = matches.read_details(given.get("input"))
         return Entry(action, 0, None, entered, given.get("replaced"), at, device)
@@ -743,7 +734,7 @@ def follow(
     return entry
 
 
-def restored(
+def restore_record(
     records: list[Record], live: list[int], ref: Any, at: str, device: str | None
 ) -> Entry:
     """Put a removed record back among the rounds that count, where it was entered."""
@@ -758,11 +749,11 @@ def restored(
 
 def read_input(scorer: Scorer, table: Table, given: dict[str, Any]) -> dict[str, Any]:
     """Check a logged round input as the game checks a round sent to it."""
-    with within("input"):
+    with locating("input"):
         return scorer.read_round(table, given.get("input"))
 
 
-def same(expected: dict[str, Any], given: Any) -> None:
+def check_same(expected: dict[str, Any], given: Any) -> None:
     """Refuse `given` unless it is exactly `expected`, naming the first field that differs."""
     if not isinstance(given, dict):
         raise Refusal(_("It must be an object, as Tablescore exports it."))
@@ -786,11 +777,11 @@ def check_records(records: list[Record], given: Any) -> None:
             ),
         )
     for ref, record in enumerate(records):
-        with within(f"round_records.{ref}", _("round record {ref}").format(ref=ref)):
-            same(record.document(ref), given[ref])
+        with locating(f"round_records.{ref}", _("round record {ref}").format(ref=ref)):
+            check_same(record.document(ref), given[ref])
 
 
-def replayed(scorer: Scorer, table: Table, records: list[Record]) -> Replay:
+def replay_records(scorer: Scorer, table: Table, records: list[Record]) -> Replay:
     """Replay the rounds that count through the game's scorer, refusing any it cannot score."""
     inputs = [record.input for record in records if record.removed_at is None]
     try:
@@ -856,7 +847,7 @@ def check_numbers(replay: Replay, document: dict[str, Any]) -> None:
             )
 
 
-def keep(
+def store_match(
     db: Database,
     match: Incoming,
     import_id: int | None,
@@ -886,9 +877,7 @@ def keep(
             storage.replace_round(db, round_id, record.input, record.corrected_at)
         if record.removed_at:
             storage.mark_removed(db, round_id, record.removed_at)
-        storage.update(
-            db, "rounds", round_id, {"version": 1 + corrections[ref], "note": record.note}
-        )
+        storage.set_round_as_exported(db, round_id, 1 + corrections[ref], record.note)
         round_ids.append(round_id)
     storage.set_details(db, match_id, match.details)
     for entry in match.log:

@@ -6,123 +6,29 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import explain
 from .draw import Record
+from .options import Option
 from .refusal import Problems, Refusal
-from .seating import read_players, read_teams
+from .seating import read_players, read_teams, seated
 from .words import _, lazy, ngettext
 
 PLAYING = "playing"
 FINISHED = "finished"
 LEFT, RIGHT = 1, -1
 """Which way the deal moves: players are seated in order, each next one on the left."""
+Entered: TypeAlias = Mapping[str, Any]
+"""One round as the table entered it, once read: what a game's `read_round` returns."""
+Rounds: TypeAlias = Sequence[Entered]
+"""A match's rounds in the order they were played."""
 
 
 def seats(count: int) -> tuple[str, ...]:
     """Name the seats of a table nobody has sat at yet: "Player 1", "Player 2", … (in English,
     as the values a form posts and the API's defaults use; the form labels them in words)."""
     return tuple(f"Player {seat}" for seat in range(1, count + 1))
-
-
-@dataclass(frozen=True)
-class Option:
-    """A rule choice a match is created with and keeps for its whole life."""
-
-    name: str
-    label: str | lazy
-    default: Any | Callable[[tuple[str, ...], Mapping[str, Any]], Any]
-    """A value, or a function of the players and the options before this one."""
-    help: str | lazy = ""
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[str, ...] = ()
-    choice_labels: tuple[str | lazy, ...] = ()
-    """How a person reads each of `choices`, in the same order; the values themselves if none."""
-    layouts: tuple[str, ...] = ()
-    """The seating layouts the option means something in; empty for all of them."""
-    placeholder: str | lazy = ""
-    """How an empty box reads when the default depends on the table ("100 per opponent")."""
-    player: bool = False
-    """The value is one of the match's players (a first declarer, a first dealer)."""
-    asked: bool = True
-    """The new-match form and what-if ask for it; an event sets the others for its matches."""
-
-    @property
-    def is_flag(self) -> bool:
-        """Say whether the option is a yes/no switch (neither a choice, a number nor a player)."""
-        return not self.choices and self.minimum is None and not self.player
-
-    @property
-    def derived(self) -> bool:
-        """Say whether the option is a switch that follows other options unless set."""
-        return self.is_flag and callable(self.default)
-
-    def shown(self, value: Any) -> str:
-        """Say a value of this option as a page shows it: its choice's label, yes or no."""
-        if self.is_flag:
-            return _("yes") if value else _("no")
-        if self.choice_labels and value in self.choices:
-            return str(self.choice_labels[self.choices.index(value)])
-        return str(value)
-
-    def default_for(self, players: tuple[str, ...], chosen: Mapping[str, Any]) -> Any:
-        """Return the default in force for these players and the options chosen so far."""
-        return self.default(players, chosen) if callable(self.default) else self.default
-
-    def parse(self, text: str) -> Any:
-        """Turn an option typed as text (a web address's ?target=500) into its value's type."""
-        if self.is_flag:
-            said = {"true": True, "yes": True, "on": True, "1": True}
-            said |= {"false": False, "no": False, "off": False, "0": False}
-            if text.lower() not in said:
-                raise Refusal.at(self.name, _("{option} is yes or no.").format(option=self.label))
-            return said[text.lower()]
-        if self.minimum is not None:
-            try:
-                return int(text)
-            except ValueError:
-                raise Refusal.at(
-                    self.name, _("{option} is a whole number.").format(option=self.label)
-                ) from None
-        return text
-
-    def read(self, value: Any, players: tuple[str, ...]) -> Any:
-        """Check one given value, returning it in its stored type."""
-        if self.player:
-            return Table(players, {}).player(value, f"options.{self.name}")
-        if self.choices:
-            if value not in self.choices:
-                raise Refusal.at(
-                    f"options.{self.name}",
-                    _("{option} must be one of: {choices}.").format(
-                        option=self.label, choices=", ".join(self.choices)
-                    ),
-                )
-            return value
-        if self.is_flag:
-            if not isinstance(value, bool):
-                raise Refusal.at(
-                    f"options.{self.name}",
-                    _("{option} must be true or false.").format(option=self.label),
-                )
-            return value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise Refusal.at(
-                f"options.{self.name}",
-                _("{option} must be a whole number.").format(option=self.label),
-            )
-        if (self.minimum is not None and value < self.minimum) or (
-            self.maximum is not None and value > self.maximum
-        ):
-            raise Refusal.at(
-                f"options.{self.name}",
-                _("{option} must be between {least} and {most}.").format(
-                    option=self.label, least=self.minimum, most=self.maximum
-                ),
-            )
-        return value
 
 
 @dataclass(frozen=True)
@@ -172,16 +78,7 @@ class Table:
 
     def player(self, name: Any, path: str) -> str:
         """Return the seated player's name as written at creation, matched case-insensitively."""
-        if isinstance(name, str):
-            for player in self.players:
-                if player.casefold() == name.strip().casefold():
-                    return player
-        raise Refusal.at(
-            path,
-            _("{name} is not a player in this match: {players}.").format(
-                name=repr(name), players=explain.names(self.players)
-            ),
-        )
+        return seated(name, self.players, path)
 
     def dealer(self, deals: int, step: int = LEFT) -> str:
         """Return who deals once this many deals are over, the deal moving `step` seats a deal.
@@ -264,45 +161,6 @@ class Rule:
     """Whether the rule produced a number in a round (entered, result); None for every round."""
 
 
-FIRST_DEALER = Option(
-    "first_dealer",
-    lazy("First dealer"),
-    default=lambda players, _chosen: players[0],
-    help=lazy("Who deals the first hand; the deal then moves to the next seat."),
-    player=True,
-)
-"""Every game but Barbu (whose declarer deals) lets the table say who deals first."""
-
-
-MATCH_DEALS = Option(
-    "match_deals",
-    lazy("Deals in the match"),
-    default=None,
-    help=lazy(
-        "The match ends after this many deals, the best total winning; empty: as the game ends."
-    ),
-    minimum=1,
-    maximum=500,
-    asked=False,
-)
-"""An event's matches may be a fixed number of deals long (12 deals a round of a concours)."""
-
-
-def dealing_rule(options: Mapping[str, Any], step: int) -> Rule:
-    """Write the "Who deals" rule: who dealt first and which way the deal moves."""
-    first = options.get("first_dealer") or _("the first player")
-    if step == LEFT:
-        text = _(
-            "First dealer: {player}. After each deal, the player to the left deals (clockwise)."
-        )
-    else:
-        text = _(
-            "First dealer: {player}. After each deal, the player to the right deals "
-            "(counter-clockwise)."
-        )
-    return Rule(_("Who deals"), text.format(player=first))
-
-
 class RoundImpossible(Exception):
     """A round cannot be scored where it stands: refused (422), or waiting on another (409)."""
 
@@ -314,19 +172,18 @@ class RoundImpossible(Exception):
         """The round breaks no rule but another must be recorded first (a porrazo at 61)."""
 
 
-class Scorer(ABC):
-    """One game: its seats, its options, how a round is read and how a match is replayed."""
+class Presentation:
+    """How pages show a game: optional hooks, each with a default most games keep.
 
-    id: str
-    name: str
-    player_counts: tuple[int, ...]
-    teams: bool = False
+    Nothing here changes a score; a game overrides what its pages say differently.
+    """
+
     round_name = lazy("Round")
+    """What the table calls one scored round: a round, a deal, a hand."""
     round_word = lazy("round")
     """The same word inside a sentence: "Record round 3" (German keeps its capital)."""
     rounds_word = lazy("rounds")
     """And in the plural: "Replay the same 12 rounds"."""
-    """What the table calls one scored round: a round, a deal, a hand."""
     tie_message = lazy("Tie for the lead: extra round.")
     """What the banner says while a tie at the end calls for another round."""
     pictured = False
@@ -336,11 +193,162 @@ class Scorer(ABC):
     whole sheet shows them all."""
     layouts: Mapping[str, str] = {}
     """Ways a new match can be seated (id → name on the page); the first is the usual one."""
+    # Read from the scorer, which declares them.
+    name: str
+    teams: bool
+    low_leads: bool
+    deal_step: int
+
+    def home_entries(self) -> list[tuple[str, dict[str, str]]]:
+        """List what the home page offers to start with this game: a name and the options it
+        presets (Belote offers Coinche too)."""
+        return [(self.name, {})]
+
+    def layout_preset(self, layout: str | None) -> dict[str, Any]:
+        """Return the options a seating layout fixes (Gaigel for three plays mode three)."""
+        return {}
+
+    def layout_teams(self, layout: str | None) -> bool:
+        """Say whether a seating layout seats teams."""
+        return self.teams
+
+    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Return the game's rules as written for a match played under these options."""
+        return []
+
+    def dealing_rule(self, options: Mapping[str, Any]) -> Rule:
+        """Write the "Who deals" rule: who dealt first and which way the deal moves."""
+        first = options.get("first_dealer") or _("the first player")
+        if self.deal_step == LEFT:
+            text = _(
+                "First dealer: {player}. After each deal, the player to the left deals (clockwise)."
+            )
+        else:
+            text = _(
+                "First dealer: {player}. After each deal, the player to the right deals "
+                "(counter-clockwise)."
+            )
+        return Rule(_("Who deals"), text.format(player=first))
+
+    def length_rule(self, options: Mapping[str, Any]) -> list[Rule]:
+        """Say how long a match of fixed length is, when it is one."""
+        deals = options.get("match_deals")
+        if deals is None:
+            return []
+        text = ngettext(
+            "The match ends after {n} {round}: then the best total wins, and equal best totals "
+            "share first place. No target ends it sooner; a game with an end of its own (the "
+            "last Barbu contract, a clear Gaigel slate) may.",
+            "The match ends after {n} {rounds}: then the best total wins, and equal best totals "
+            "share first place. No target ends it sooner; a game with an end of its own (the "
+            "last Barbu contract, a clear Gaigel slate) may.",
+            deals,
+        )
+        said = text.format(n=deals, round=self.round_word, rounds=self.rounds_word)
+        return [Rule(_("Length of the match"), said)]
+
+    def progress(self, table: Table, replay: Replay) -> str:
+        """Name the round being entered, as the score bar heads it: "Deal 5"."""
+        return _("{round} {n}").format(round=self.round_name, n=len(replay.rounds) + 1)
+
+    def standings(self, table: Table, replay: Replay) -> list[Standing]:
+        """Say, for the score bar, each side's total, whether it leads and how far it is from
+        the end; nobody leads while every total is the same."""
+        totals = replay.totals
+        best = (min if self.low_leads else max)(totals.values(), default=0)
+        level = len(set(totals.values())) <= 1
+        return [
+            Standing(side, total, not level and total == best, self.to_go(table, replay, side))
+            for side, total in totals.items()
+        ]
+
+    def to_go(self, table: Table, replay: Replay, side: str) -> str | None:
+        """Say how far a side is from the end of the match: by default, points to the target."""
+        target = table.options.get("target")
+        deals = table.options.get("match_deals")
+        if deals is not None and replay.status != FINISHED:
+            left = deals - len(replay.rounds)
+            to_go = ngettext("{n} {round} to go", "{n} {rounds} to go", left)
+            return to_go.format(n=left, round=self.round_word, rounds=self.rounds_word)
+        if not isinstance(target, int) or replay.status == FINISHED:
+            return None
+        left = max(0, target - replay.totals[side])
+        return _("{points} to go").format(points=left)
+
+    def banner(self, replay: Replay) -> str:
+        """Say who won a finished match, as the banner over its sheet does."""
+        if replay.winner is None:
+            shared = explain.names(replay.state.get("shared_first", []))
+            return _("{players} share first place!").format(players=shared)
+        return _("{winner} wins with {points}!").format(
+            winner=replay.winner, points=replay.totals[replay.winner]
+        )
+
+    def picture_kind(self, table: Table) -> str:
+        """Say how the picture shared of a finished match draws it: "sheet", the columns of
+        scores; "slate", each side's strokes chalked (a Gaigel slate)."""
+        return "sheet"
+
+
+class EventHooks:
+    """How an event (a tournament of several tables) plays a game: optional hooks, each with
+    a default most games keep."""
+
+    event_sizes: tuple[int, ...] | None = None
+    """How many entrants an event seats at one table (teams or players); None: the player
+    counts, and an event of this game chooses its table size among them."""
+    event_rule = lazy(
+        "Matches won first, then the most points scored, then the fewest points against."
+    )
+    """How an event of this game ranks its entrants, as its standings page says it."""
+
+    def event_order(self, record: Record) -> tuple[int, ...]:
+        """Sort an entrant's event record as `event_rule` says (the smallest key ranks first)."""
+        return (-record.won, -record.points, record.against)
+
+    def check_event_options(self, given: Mapping[str, Any]) -> None:
+        """Refuse options an event of this game cannot be played with; most games take any."""
+        return
+
+
+class Scorer(Presentation, EventHooks, ABC):
+    """One game: its seats, its options, how a round is read and how a match is replayed.
+
+    What a game must say is abstract here: how to read a round, score the rounds, and describe
+    one. The rest has a default: scoring one more round (`score_on`), the options and seating
+    below, and the optional hooks of `Presentation` and `EventHooks`.
+    """
+
+    id: str
+    name: str
+    player_counts: tuple[int, ...]
+    teams: bool = False
     team_names: tuple[str, ...] = ()
     """The names a new match's teams are given until the table types its own."""
     options: tuple[Option, ...] = ()
-    round_form: type
-    """The WTForms form a phone fills in for one round (see scorers/forms.py)."""
+    low_leads = False
+    """The lowest total leads (Rami), instead of the highest."""
+    deal_step = LEFT
+    """Which way the deal moves round the table, a seat a deal (RIGHT: counter-clockwise)."""
+
+    @abstractmethod
+    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
+        """Check one round as given (API shape) and return it normalised, or raise Refusal."""
+
+    @abstractmethod
+    def score(self, table: Table, rounds: Rounds) -> Replay:
+        """Score the rounds in order by the game's own rules and its own end."""
+
+    def score_on(self, table: Table, replay: Replay, rounds: Rounds, entered: Entered) -> Replay:
+        """Score one more round on `replay` (a copy, the game's to change), as `score` would
+        score them all. By default it is that; a game whose matches run long scores only the
+        new round, from what the replay carries."""
+        return self.score(table, [*rounds, entered])
+
+    @abstractmethod
+    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
+        """Say a round as the table told it, in the reader's words and the game's (the Why?
+        page, the sheet's "Was:", the removed list): never the codes it is stored with."""
 
     def read_table(self, data: Mapping[str, Any]) -> Table:
         """Check the players (or teams) and options a match is started with."""
@@ -367,81 +375,6 @@ class Scorer(ABC):
         problems.raise_any()
         return Table(players=players, options=options, teams=teams)
 
-    def rules(self, options: Mapping[str, Any]) -> list[Rule]:
-        """Return the game's rules as written for a match played under these options."""
-        return []
-
-    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the options that change what a match's scores mean: a player's statistics
-        keep each variant apart. A game played one way has none."""
-        return {}
-
-    def variant(self, key: Mapping[str, Any]) -> str:
-        """Name a variant from its key, in the reader's language."""
-        return self.name
-
-    low_leads = False
-    """The lowest total leads (Rami), instead of the highest."""
-
-    def standing_value(self, options: Mapping[str, Any], total: int) -> int:
-        """Turn a side's final total into a value where higher is better: ratings place the
-        sides of a finished match by it."""
-        return -total if self.low_leads else total
-
-    event_sizes: tuple[int, ...] | None = None
-    """How many entrants an event seats at one table (teams or players); None: the player
-    counts, and an event of this game chooses its table size among them."""
-    event_rule = lazy(
-        "Matches won first, then the most points scored, then the fewest points against."
-    )
-    """How an event of this game ranks its entrants, as its standings page says it."""
-
-    def event_order(self, record: Record) -> tuple[int, ...]:
-        """Sort an entrant's event record as `event_rule` says (the smallest key ranks first)."""
-        return (-record.won, -record.points, record.against)
-
-    def standings(self, table: Table, replay: Replay) -> list[Standing]:
-        """Say, for the score bar, each side's total, whether it leads and how far it is from
-        the end; nobody leads while every total is the same."""
-        totals = replay.totals
-        best = (min if self.low_leads else max)(totals.values(), default=0)
-        level = len(set(totals.values())) <= 1
-        return [
-            Standing(side, total, not level and total == best, self.to_go(table, replay, side))
-            for side, total in totals.items()
-        ]
-
-    def to_go(self, table: Table, replay: Replay, side: str) -> str | None:
-        """Say how far a side is from the end of the match: by default, points to the target."""
-        target = table.options.get("target")
-        deals = table.options.get("match_deals")
-        if deals is not None and replay.status != FINISHED:
-            left = deals - len(replay.rounds)
-            to_go = ngettext("{n} {round} to go", "{n} {rounds} to go", left)
-            return to_go.format(n=left, round=self.round_word, rounds=self.rounds_word)
-        if not isinstance(target, int) or replay.status == FINISHED:
-            return None
-        left = max(0, target - replay.totals[side])
-        return _("{points} to go").format(points=left)
-
-    def progress(self, table: Table, replay: Replay) -> str:
-        """Name the round being entered, as the score bar heads it: "Deal 5"."""
-        return _("{round} {n}").format(round=self.round_name, n=len(replay.rounds) + 1)
-
-    @abstractmethod
-    def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
-        """Say a round as the table told it, in the reader's words and the game's (the Why?
-        page, the sheet's "Was:", the removed list): never the codes it is stored with."""
-
-    def banner(self, replay: Replay) -> str:
-        """Say who won a finished match, as the banner over its sheet does."""
-        if replay.winner is None:
-            shared = explain.names(replay.state.get("shared_first", []))
-            return _("{players} share first place!").format(players=shared)
-        return _("{winner} wins with {points}!").format(
-            winner=replay.winner, points=replay.totals[replay.winner]
-        )
-
     def plays_in_teams(self, options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
         """Say whether a new match seats teams; some games may be played either way."""
         return self.teams
@@ -449,14 +382,6 @@ class Scorer(ABC):
     def counts_for(self, options: Mapping[str, Any], in_teams: bool) -> tuple[int, ...]:
         """Return how many may play a match seated this way with these options."""
         return self.player_counts
-
-    def layout_preset(self, layout: str | None) -> dict[str, Any]:
-        """Return the options a seating layout fixes (Gaigel for three plays mode three)."""
-        return {}
-
-    def layout_teams(self, layout: str | None) -> bool:
-        """Say whether a seating layout seats teams."""
-        return self.teams
 
     def resolve_options(self, given: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
         """Return every option's value in force, refusing unknown or impossible ones."""
@@ -488,43 +413,32 @@ class Scorer(ABC):
         """Refuse options that do not fit together; most games have none that clash."""
         return
 
-    @abstractmethod
-    def read_round(self, table: Table, data: Any) -> dict[str, Any]:
-        """Check one round as given (API shape) and return it normalised, or raise Refusal."""
+    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the options that change what a match's scores mean: a player's statistics
+        keep each variant apart. A game played one way has none."""
+        return {}
 
-    def replay(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def variant(self, key: Mapping[str, Any]) -> str:
+        """Name a variant from its key, in the reader's language."""
+        return self.name
+
+    def standing_value(self, options: Mapping[str, Any], total: int) -> int:
+        """Turn a side's final total into a value where higher is better: ratings place the
+        sides of a finished match by it."""
+        return -total if self.low_leads else total
+
+    def replay(self, table: Table, rounds: Rounds) -> Replay:
         """Score the rounds in order, ending a match of fixed length after its last deal;
         raise RoundImpossible for one that cannot stand."""
         return self.played_out(table, self.score(table, rounds))
 
-    def advance(
-        self,
-        table: Table,
-        replay: Replay,
-        rounds: Sequence[Mapping[str, Any]],
-        entered: Mapping[str, Any],
-    ) -> Replay:
+    def advance(self, table: Table, replay: Replay, rounds: Rounds, entered: Entered) -> Replay:
         """Score one more round after `rounds`, whose replay is `replay` (left unchanged).
 
         It gives what `replay(table, [*rounds, entered])` gives.
         """
-        return self.played_out(table, self.score_on(table, replay, rounds, entered))
-
-    @abstractmethod
-    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
-        """Score the rounds in order by the game's own rules and its own end."""
-
-    def score_on(
-        self,
-        table: Table,
-        replay: Replay,
-        rounds: Sequence[Mapping[str, Any]],
-        entered: Mapping[str, Any],
-    ) -> Replay:
-        """Score one more round on `replay`, as `score` would score them all. By default it is
-        that; a game whose matches run long scores only the new round, from what the replay
-        carries."""
-        return self.score(table, [*rounds, entered])
+        following = replay.continued(table)
+        return self.played_out(table, self.score_on(table, following, rounds, entered))
 
     def played_out(self, table: Table, replay: Replay) -> Replay:
         """End a match of fixed length (`match_deals`) once its last deal is scored, unless the
@@ -554,20 +468,3 @@ class Scorer(ABC):
         """Name the sides with the best total, who win a match stopped after its deals."""
         best = (min if self.low_leads else max)(replay.totals.values())
         return [side for side, total in replay.totals.items() if total == best]
-
-    def length_rule(self, options: Mapping[str, Any]) -> list[Rule]:
-        """Say how long a match of fixed length is, when it is one."""
-        deals = options.get("match_deals")
-        if deals is None:
-            return []
-        text = ngettext(
-            "The match ends after {n} {round}: then the best total wins, and equal best totals "
-            "share first place. No target ends it sooner; a game with an end of its own (the "
-            "last Barbu contract, a clear Gaigel slate) may.",
-            "The match ends after {n} {rounds}: then the best total wins, and equal best totals "
-            "share first place. No target ends it sooner; a game with an end of its own (the "
-            "last Barbu contract, a clear Gaigel slate) may.",
-            deals,
-        )
-        said = text.format(n=deals, round=self.round_word, rounds=self.rounds_word)
-        return [Rule(_("Length of the match"), said)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .words import _, pgettext
 
@@ -13,6 +13,11 @@ def names(people: Sequence[str], last: str | None = None) -> str:
         return "".join(people)
     word = last or _("and")
     return f"{', '.join(people[:-1])} {word} {people[-1]}"
+
+
+def either(choices: Iterable[object]) -> str:
+    """Join what a player may choose from as a sentence offers it: "A, B or C"."""
+    return names([str(choice) for choice in choices], _("or"))
 
 
 def addition(values: Sequence[int]) -> str:

@@ -22,7 +22,8 @@ from wtforms.fields import Field
 from wtforms.validators import Optional
 from wtforms.widgets import TextInput
 
-from .base import Option, Scorer, Table, seats
+from .base import Scorer, Table, seats
+from .options import Option
 from .refusal import Refusal
 from .words import _
 
@@ -83,6 +84,11 @@ class RoundForm(RefusalOnFields):
         self.state = state or {}
         data = self.data_from(table, entered) if entered else self.fresh_data(table, self.state)
         super().__init__(formdata, data=data)
+        self.fit_table(table)
+
+    def fit_table(self, table: Table) -> None:
+        """Fit the fields to this table: the players and teams to choose from, an entry for
+        each seat. A form whose fields are the same at every table leaves them as they are."""
 
     @classmethod
     def fresh_data(cls, table: Table, state: dict) -> dict[str, Any] | None:
@@ -147,6 +153,16 @@ def option_field(option: Option, default: Any, chairs: tuple[str, ...]) -> Field
     )
 
 
+def asks(option: Option, layout: str | None, preset: Mapping[str, Any]) -> bool:
+    """Say whether the new-match form asks about an option: not one an event sets, nor one
+    the seating layout fixes or ignores."""
+    return (
+        option.asked
+        and option.name not in preset
+        and (not option.layouts or layout in option.layouts)
+    )
+
+
 class MatchForm(RefusalOnFields):
     """Start a match: the names around the table (each alone, or in two teams) and the options."""
 
@@ -158,14 +174,8 @@ class MatchForm(RefusalOnFields):
     counts: tuple[int, ...]
 
     def shown_options(self) -> list[Option]:
-        """Return the options the form asks about: not those its layout fixes or ignores."""
-        return [
-            option
-            for option in self.scorer.options
-            if option.asked
-            and option.name not in self.preset
-            and (not option.layouts or self.layout in option.layouts)
-        ]
+        """Return the options the form asks about."""
+        return [option for option in self.scorer.options if asks(option, self.layout, self.preset)]
 
     def field_at(self, path: str) -> Field | None:
         """Map "players.2" to the third name typed, "teams.Eux.0" to Eux's first player."""
@@ -285,11 +295,7 @@ def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) 
     chairs = seats(most)
     defaults = scorer.resolve_options({}, chairs)
     for option in scorer.options:
-        if (
-            option.asked
-            and option.name not in preset
-            and (not option.layouts or layout in option.layouts)
-        ):
+        if asks(option, layout, preset):
             fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 
 from .words import ngettext
@@ -31,6 +31,23 @@ class Problems:
     def add(self, path: str, message: str) -> None:
         """Note one field's mistake."""
         self.fields.setdefault(path, []).append(message)
+
+    def add_unknown(
+        self,
+        given: Mapping[str, object],
+        known: Collection[str],
+        message: str,
+        under: str = "",
+        **said: object,
+    ) -> None:
+        """Note each field given that has no place here, so a typo is named rather than dropped.
+
+        `message` says one field, its {field} filled in and its other words from `said`; the
+        paths go `under` a part of the input ("evidence") when one is named.
+        """
+        for unknown in sorted(set(given) - set(known)):
+            path = f"{under}.{unknown}" if under else unknown
+            self.add(path, message.format(field=repr(unknown), **said))
 
     @contextmanager
     def collect(self) -> Iterator[None]:

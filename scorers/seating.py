@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from . import explain
@@ -131,6 +132,20 @@ class Names:
         return name
 
 
+def seated(name: Any, players: Sequence[str], path: str) -> str:
+    """Return a seated player's name as written at creation, matched case-insensitively."""
+    if isinstance(name, str):
+        for player in players:
+            if player.casefold() == name.strip().casefold():
+                return player
+    raise Refusal.at(
+        path,
+        _("{name} is not a player in this match: {players}.").format(
+            name=repr(name), players=explain.names(players)
+        ),
+    )
+
+
 def read_players(given: Any, counts: tuple[int, ...], game: str) -> tuple[str, ...]:
     """Check the names in seating order: how many, none empty, none too long, none twice."""
     least, most = counts[0], counts[-1]
@@ -172,7 +187,7 @@ def read_teams(
     Partners sit opposite, so seats alternate: first of the first team, first of the second,
     second of the first, and so on.
     """
-    sizes = explain.names([str(count // 2) for count in counts], _("or"))
+    sizes = explain.either(count // 2 for count in counts)
     shape = _('{game} needs two teams of {sizes}: {{"team name": [player names]}}.').format(
         game=game, sizes=sizes
     )

@@ -1,5 +1,6 @@
-// A light enhancement: card taps update the hand on the phone instead of a round trip to the
-// server. Without JavaScript every button still works, as a form post the server answers.
+// The code every page shares: drafts, the outbox, the live view, times, the service worker. A
+// game's own code is in static/<game>.js, which its round form loads. Without JavaScript every
+// button still works, as a form post the server answers.
 "use strict";
 
 // What the scripts write on the page, in the page's language: base.html carries each phrase as
@@ -16,228 +17,8 @@ function typedNumber(text) {
   return Number(latin);
 }
 
-function handOf(element) {
-  return element.closest("fieldset.hand");
-}
-
-function cardsField(hand) {
-  return hand.querySelector('input[type="hidden"][name$="-cards"]');
-}
-
-function valueOf(rank) {
-  const button = document.querySelector(`.card-pad button[data-card="${rank}"]`);
-  return button ? Number(button.dataset.value) : 0;
-}
-
-function drawHand(hand) {
-  const cards = cardsField(hand).value.split(/\s+/).filter(Boolean);
-  const shown = hand.querySelector(".hand-cards");
-  shown.replaceChildren(...cards.map((card, index) => {
-    const chip = document.createElement("button");
-    chip.type = "submit";
-    chip.className = "chip";
-    chip.name = "untap";
-    chip.value = `${hand.dataset.seat}:${index}`;
-    chip.setAttribute("aria-label", say("sayTakeBack", { card }));
-    chip.textContent = `${card} ×`;
-    return chip;
-  }));
-  const total = cards.reduce((sum, card) => sum + valueOf(card), 0);
-  hand.querySelector(".hand-total").textContent = cards.length ? say("sayPoints", { total }) : "";
-}
-
-function tap(event) {
-  const button = event.target.closest("button[name='tap'], button[name='untap']");
-  if (!button || !handOf(button)) return;
-  event.preventDefault();
-  const hand = handOf(button);
-  const field = cardsField(hand);
-  const cards = field.value.split(/\s+/).filter(Boolean);
-  const what = button.value.split(":")[1];
-  if (button.name === "tap" && cards.length < 14) cards.push(what);
-  if (button.name === "untap") cards.splice(Number(what), 1);
-  field.value = cards.join(" ");
-  drawHand(hand);
-}
-
-// The player who went out has no hand to count: hide their row while they are chosen.
-function markWinner(form) {
-  const outcome = form.querySelector("input[name='outcome']:checked");
-  const winner = form.querySelector("input[name='winner']:checked");
-  const blocked = outcome && outcome.value === "blocked";
-  form.querySelectorAll("fieldset.hand").forEach((hand) => {
-    hand.classList.toggle("is-winner", !blocked && !!winner && hand.dataset.player === winner.value);
-  });
-  const winnerChoice = form.querySelector("input[name='winner']");
-  if (winnerChoice) winnerChoice.closest("fieldset").hidden = blocked;
-}
-
-document.addEventListener("click", tap);
-document.addEventListener("change", (event) => {
-  const form = event.target.closest("form.round-form");
-  if (form) markWinner(form);
-});
-document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.round-form").forEach(markWinner);
-});
-
-// Belote: one team's points give the other's (the rest of the deal), quick announcement buttons
-// add to a team's box, and the card counter fills a team's points from the cards it won.
-function counter(form) {
-  return JSON.parse(form.dataset.counter);
-}
-
-function trumpOf(form) {
-  const trump = form.querySelector("input[name='trump']:checked");
-  return trump ? trump.value : "hearts";
-}
-
-function pointBoxes(form) {
-  return [...form.querySelectorAll("input.points[data-side]")];
-}
-
-function fillOther(form, typed) {
-  const other = pointBoxes(form).find((box) => box !== typed);
-  if (!other || (other.value !== "" && !other.dataset.auto)) return;
-  if (typed.value === "") {
-    other.value = "";
-    return;
-  }
-  other.value = Math.max(0, counter(form).totals[trumpOf(form)] - typedNumber(typed.value));
-  other.dataset.auto = "true";
-}
-
-function countCards(form) {
-  const values = counter(form).values[trumpOf(form)];
-  const pressed = [...form.querySelectorAll("button[name='count'][aria-pressed='true']")];
-  form.querySelector("input[name='counted']").value = pressed.map((b) => b.value).join(" ");
-  const total = pressed.reduce((sum, button) => sum + values[button.value], 0);
-  form.querySelector(".counter-total").textContent = pressed.length
-    ? say("sayCounted", { total })
-    : "";
-  const counting = form.querySelector("input[name='counting']:checked");
-  const side = [...form.querySelectorAll("input[name='counting']")].indexOf(counting);
-  const box = pointBoxes(form)[side];
-  if (!box || !pressed.length) return;
-  box.value = total;
-  delete box.dataset.auto;
-  fillOther(form, box);
-}
-
-document.addEventListener("click", (event) => {
-  const form = event.target.closest("form.belote");
-  const button = event.target.closest("button[name='announce'], button[name='count']");
-  if (!form || !button) return;
-  event.preventDefault();
-  if (button.name === "announce") {
-    const box = document.getElementById(button.dataset.target);
-    box.value = (typedNumber(box.value) || 0) + Number(button.value.split(":")[1]);
-    return;
-  }
-  button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
-  countCards(form);
-});
-
-document.addEventListener("input", (event) => {
-  const form = event.target.closest("form.belote");
-  if (!form || !event.target.matches("input.points[data-side]")) return;
-  delete event.target.dataset.auto;
-  fillOther(form, event.target);
-});
-
-document.addEventListener("change", (event) => {
-  const form = event.target.closest("form.belote");
-  if (!form || !event.target.matches("input[name='trump'], input[name='counting']")) return;
-  if (form.querySelector("button[name='count'][aria-pressed='true']")) {
-    countCards(form);
-    return;
-  }
-  const typed = pointBoxes(form).find((box) => box.value !== "" && !box.dataset.auto);
-  if (typed) fillOther(form, typed);
-});
-
-// Belote, official rules: no trump has its own carrés, so each team has two sets of quick
-// announcement buttons. The server shows the set of the trump it was sent; changing the trump
-// here shows the matching set at once (a set for any trump, under maison rules, stays).
-function showAnnouncementSets(form) {
-  const atNoTrump = trumpOf(form) === "no_trump";
-  form.querySelectorAll(".quick[data-trumps='trump'], .quick[data-trumps='no_trump']").forEach((set) => {
-    set.hidden = (set.dataset.trumps === "no_trump") !== atNoTrump;
-  });
-}
-
-document.addEventListener("change", (event) => {
-  const form = event.target.closest("form.belote");
-  if (form && event.target.matches("input[name='trump']")) showAnnouncementSets(form);
-});
-
-document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.belote").forEach(showAnnouncementSets);
-});
-
-// Barbu: show only the chosen contract's inputs, step the counts, and keep the doubles grid to
-// what the rules allow (the declarer only redoubles; positive contracts double the declarer only).
-function barbuContract(form) {
-  const chosen = form.querySelector("input[name='contract']:checked");
-  return chosen ? chosen.value : "";
-}
-
-function showCountSum(form) {
-  const sum = form.querySelector(".count-sum");
-  if (!sum) return;
-  const contract = barbuContract(form);
-  const counts = [...form.querySelectorAll("input.count")];
-  const total = counts.reduce((added, box) => added + (typedNumber(box.value) || 0), 0);
-  sum.textContent = say("saySum", { total, most: contract === "no_queens" ? 4 : 13 });
-}
-
-function limitDoubles(form) {
-  const declarer = form.dataset.declarer;
-  const chosen = form.querySelector("input[name='contract']:checked");
-  const positive = chosen && chosen.dataset.positive === "true";
-  form.querySelectorAll("input[name='doubles']").forEach((box) => {
-    const [doubler, doubled] = box.value.split(">");
-    const reverse = form.querySelector(`input[name='doubles'][value='${doubled}>${doubler}']`);
-    let allowed = true;
-    if (doubler === declarer) allowed = !!(reverse && reverse.checked);
-    else if (positive) allowed = doubled === declarer;
-    box.disabled = !allowed && !box.checked;
-    if (!allowed && box.checked && doubler === declarer) {
-      box.checked = false;
-      box.disabled = true;
-    }
-  });
-}
-
-document.addEventListener("click", (event) => {
-  const form = event.target.closest("form.barbu");
-  const button = event.target.closest("button[name='step']");
-  if (!form || !button) return;
-  event.preventDefault();
-  const [seat, step] = button.value.split(":");
-  const box = form.querySelectorAll("input.count")[Number(seat)];
-  box.value = Math.min(13, Math.max(0, (typedNumber(box.value) || 0) + Number(step)));
-  showCountSum(form);
-});
-
-document.addEventListener("change", (event) => {
-  const form = event.target.closest("form.barbu");
-  if (!form) return;
-  showCountSum(form);
-  limitDoubles(form);
-});
-
-document.addEventListener("input", (event) => {
-  const form = event.target.closest("form.barbu");
-  if (form && event.target.matches("input.count")) showCountSum(form);
-});
-
-document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.barbu").forEach((form) => {
-    showCountSum(form);
-    limitDoubles(form);
-  });
-});
+// What the games' own scripts (static/<game>.js) use of the shared code.
+window.Tablescore = { say, typedNumber };
 
 // Forms whose inputs depend on one choice (Barbu's contract, Porrazo's event) show only the
 // parts that choice needs; without JavaScript every part stays on the page.
@@ -322,19 +103,6 @@ document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("visibilitychange", refreshLive);
 });
 
-// Belote, correcting a deal: both boxes come filled from the stored deal. While they still add
-// up to the deal's points, either one is derived from the other as in a new deal.
-document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.belote").forEach((form) => {
-    const boxes = pointBoxes(form);
-    const total = counter(form).totals[trumpOf(form)];
-    const sum = boxes.reduce((added, box) => added + typedNumber(box.value), 0);
-    if (boxes.length === 2 && boxes.every((box) => box.value !== "") && sum === total) {
-      boxes.forEach((box) => { box.dataset.auto = "true"; });
-    }
-  });
-});
-
 // A refused round comes back with the problem in view: the first field marked, focused.
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.querySelector("form.round-form");
@@ -389,6 +157,7 @@ function restoreDraft(form) {
 }
 
 // Put typed values back in a form, as [name, value] pairs; say whether any was typed.
+// Each control then says it changed, for the game's own script to follow (a Rami hand's cards).
 function fill(form, entries) {
   const byName = new Map();
   entries.forEach(([name, value]) => byName.set(name, [...(byName.get(name) || []), value]));
@@ -401,7 +170,6 @@ function fill(form, entries) {
       control.value = values[0];
     }
   });
-  form.querySelectorAll("fieldset.hand").forEach((hand) => { if (cardsField(hand)) drawHand(hand); });
   form.querySelectorAll("input, select").forEach((control) => {
     control.dispatchEvent(new Event("change", { bubbles: true }));
   });
@@ -493,14 +261,6 @@ document.addEventListener("DOMContentLoaded", () => {
       : moment.toLocaleTimeString(language, { timeStyle: "short" });
     time.title = time.dateTime;
   });
-});
-
-// Barbu: a double the rules forbid can't be ticked; tapping it says why, under the grid.
-document.addEventListener("click", (event) => {
-  const toggle = event.target.closest("form.barbu label.toggle");
-  if (!toggle || !toggle.querySelector("input:disabled")) return;
-  const form = toggle.closest("form");
-  form.querySelector(".doubles-why").textContent = toggle.title || form.dataset.whyPositive;
 });
 
 // Offline. A page the service worker shows as last seen says so, with the time it was seen; a

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,17 +18,31 @@ from playwright.sync_api import Browser, sync_playwright
 from werkzeug.serving import make_server
 
 from app import create_app
+from scorebook import storage
 
 CHROMIUM = "/usr/bin/chromium"
 
 
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build one migrated database for the whole run: migrating a new file for every test
+    costs three times what copying one does."""
+    path = tmp_path_factory.mktemp("migrated") / "tablescore.sqlite"
+    storage.prepare(str(path))
+    # Its last connection closed: the file holds everything, with no WAL beside it to copy.
+    assert not Path(f"{path}-wal").exists()
+    return path
+
+
 @pytest.fixture
-def app(tmp_path) -> Flask:
+def app(tmp_path: Path, migrated: Path) -> Flask:
     """Return an app whose whole state lives in a fresh SQLite file."""
+    database = tmp_path / "tablescore.sqlite"
+    shutil.copyfile(migrated, database)
     return create_app(
         {
             "TESTING": True,
-            "DATABASE": str(tmp_path / "tablescore.sqlite"),
+            "DATABASE": str(database),
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
         }

@@ -17,11 +17,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorebook import transfer
+from scorebook.json_guards import MAX_DEPTH, nesting_depth
 from scorers import Refusal
 from scorers.seating import DEVICE, MAX_NAME_LENGTH, PLAYER, TEAM, checked_name
 from tests.api_helpers import refused
 from tests.html_reader import parse
-from web.json_body import MAX_DEPTH, nesting_depth
 
 NOUS_EUX = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
 RAMI_ROUND = {

@@ -199,37 +199,32 @@ def test_first_declarer_is_a_seated_player(client: FlaskClient, given: Any, stor
     assert match["state"] == state(stored, 1, CONTRACTS, others)
 
 
-@pytest.mark.parametrize(
-    ("data", "field", "words"),
-    [
-        pytest.param(
-            {"players": PLAYERS, "options": {"first_declarer": "Zed"}},
-            "options.first_declarer",
-            "'Zed' is not a player in this match",
-            id="unknown-declarer",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"first_declarer": 2}},
-            "options.first_declarer",
-            "is not a player in this match",
-            id="seat-number",
-        ),
-        pytest.param({"players": PLAYERS[:3]}, "players", "not 3", id="3-players"),
-        pytest.param({"players": [*PLAYERS, "Ed"]}, "players", "not 5", id="5-players"),
-        pytest.param(
-            {"players": ["Ana", "Bo", "Cy", "ana"]}, "players.3", "already at the table", id="twice"
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"target": 100}},
-            "options.target",
-            "no option",
-            id="unknown-option",
-        ),
-    ],
-)
-def test_barbu_match_refusals(client: FlaskClient, data: dict, field: str, words: str) -> None:
-    refused(send(client, "POST", "/api/matches", {"game": "barbu", **data}), 422, field, words)
-    assert client.get("/api/matches").json["total"] == 0
+START_REFUSALS = [
+    pytest.param(
+        {"players": PLAYERS, "options": {"first_declarer": "Zed"}},
+        "options.first_declarer",
+        "'Zed' is not a player in this match",
+        id="unknown-declarer",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"first_declarer": 2}},
+        "options.first_declarer",
+        "is not a player in this match",
+        id="seat-number",
+    ),
+    pytest.param({"players": PLAYERS[:3]}, "players", "not 3", id="3-players"),
+    pytest.param({"players": [*PLAYERS, "Ed"]}, "players", "not 5", id="5-players"),
+    pytest.param(
+        {"players": ["Ana", "Bo", "Cy", "ana"]}, "players.3", "already at the table", id="twice"
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"target": 100}},
+        "options.target",
+        "no option",
+        id="unknown-option",
+    ),
+]
+"""How a match of barbu is refused at its start: body, field, words (see test_every_game_web)."""
 
 
 def test_games_list_barbu_with_a_player_option(client: FlaskClient) -> None:

@@ -225,67 +225,62 @@ def belote_body(teams: Any = None, **extra: Any) -> dict[str, Any]:
     return {"game": "belote", "teams": TEAMS if teams is None else teams, **extra}
 
 
-@pytest.mark.parametrize(
-    ("data", "field", "words"),
-    [
-        pytest.param({"game": "belote", "players": SEATS}, "teams", "two teams of 2", id="players"),
-        pytest.param(belote_body({"Nous": SEATS}), "teams", "two teams of 2", id="one-team"),
-        pytest.param(
-            belote_body({"A": ["Ana", "Bo"], "B": ["Cy", "Di"], "C": ["Ed", "Flo"]}),
-            "teams",
-            "two teams of 2",
-            id="three-teams",
-        ),
-        pytest.param(
-            belote_body({"Nous": ["Ana", "Cy", "Di"], "Eux": ["Bo"]}),
-            "teams",
-            "two teams of 2",
-            id="unequal",
-        ),
-        pytest.param(
-            belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo"]}),
-            "teams",
-            "two teams of 2",
-            id="3-players",
-        ),
-        pytest.param(
-            belote_body({"": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}),
-            "teams.",
-            "Every team needs a name",
-            id="empty-team-name",
-        ),
-        pytest.param(
-            belote_body({"Nous": ["Ana", "Cy"], "NOUS": ["Bo", "Di"]}),
-            "teams.NOUS",
-            "already at the table",
-            id="team-names-by-case",
-        ),
-        pytest.param(
-            belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo", "nous"]}),
-            "teams.Eux.1",
-            "already at the table",
-            id="player-named-as-team",
-        ),
-        pytest.param(
-            belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo", "ANA"]}),
-            "teams.Eux.1",
-            "already at the table",
-            id="player-twice",
-        ),
-        pytest.param(
-            belote_body(options={"colour": "red"}), "options.colour", "no option", id="unknown"
-        ),
-        pytest.param(
-            belote_body(options={**COINCHE_OFFICIAL, "rounding": False}),
-            "options.rounding",
-            "official rules always round",
-            id="coinche-official-unrounded",
-        ),
-    ],
-)
-def test_belote_match_refusals(client: FlaskClient, data: dict, field: str, words: str) -> None:
-    refused(send(client, "POST", "/api/matches", data), 422, field, words)
-    assert client.get("/api/matches").json["total"] == 0
+START_REFUSALS = [
+    pytest.param({"game": "belote", "players": SEATS}, "teams", "two teams of 2", id="players"),
+    pytest.param(belote_body({"Nous": SEATS}), "teams", "two teams of 2", id="one-team"),
+    pytest.param(
+        belote_body({"A": ["Ana", "Bo"], "B": ["Cy", "Di"], "C": ["Ed", "Flo"]}),
+        "teams",
+        "two teams of 2",
+        id="three-teams",
+    ),
+    pytest.param(
+        belote_body({"Nous": ["Ana", "Cy", "Di"], "Eux": ["Bo"]}),
+        "teams",
+        "two teams of 2",
+        id="unequal",
+    ),
+    pytest.param(
+        belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo"]}),
+        "teams",
+        "two teams of 2",
+        id="3-players",
+    ),
+    pytest.param(
+        belote_body({"": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}),
+        "teams.",
+        "Every team needs a name",
+        id="empty-team-name",
+    ),
+    pytest.param(
+        belote_body({"Nous": ["Ana", "Cy"], "NOUS": ["Bo", "Di"]}),
+        "teams.NOUS",
+        "already at the table",
+        id="team-names-by-case",
+    ),
+    pytest.param(
+        belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo", "nous"]}),
+        "teams.Eux.1",
+        "already at the table",
+        id="player-named-as-team",
+    ),
+    pytest.param(
+        belote_body({"Nous": ["Ana", "Cy"], "Eux": ["Bo", "ANA"]}),
+        "teams.Eux.1",
+        "already at the table",
+        id="player-twice",
+    ),
+    pytest.param(
+        belote_body(options={"colour": "red"}), "options.colour", "no option", id="unknown"
+    ),
+    pytest.param(
+        belote_body(options={**COINCHE_OFFICIAL, "rounding": False}),
+        "options.rounding",
+        "official rules always round",
+        id="coinche-official-unrounded",
+    ),
+]
+"""How a match of belote is refused at its start: body, field, words (see test_every_game_web)."""
 
 
 # --- POST rounds: the worked examples ---------------------------------------------------------

@@ -56,10 +56,16 @@ def back_online(page: Page) -> None:
     page.context.set_offline(False)
 
 
+BACK_WITHIN_MS = 20000
+"""How long a phone back online may take to show the server's page: at once when its browser
+says so (`online`), which some Chromium releases never tell a page loaded offline; otherwise
+at the page's own check, every 15 seconds (SEND_EVERY_MS in static/app.js)."""
+
+
 def shown_afresh(page: Page) -> None:
     """Wait until the phone, back online, shows the server's page instead of the one as last
     seen (which keeps its banner until it is replaced)."""
-    expect(page.locator("#offline-banner")).to_be_hidden(timeout=10000)
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=BACK_WITHIN_MS)
 
 
 def sent_until(table: Table, page: Page, match_id: int, count: int) -> None:

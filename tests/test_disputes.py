@@ -20,8 +20,8 @@ from scorebook import matches
 from scorers import GAMES
 from tests.api_helpers import send
 from tests.html_reader import Node, alerts, parse, values
-from web import get_db
 from web.chart import chart
+from web.db import get_db
 
 PLAYERS = ["Ana", "Bo", "Cy"]
 FOUR = ["Ana", "Bo", "Cy", "Di"]

@@ -233,69 +233,63 @@ def test_three_player_match_starts_with_the_first_session(client: FlaskClient) -
     assert (match["status"], match["winner"]) == ("playing", None)
 
 
-@pytest.mark.parametrize(
-    ("body", "field", "words"),
-    [
-        pytest.param(
-            {"teams": {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di", "Ed"]}},
-            "teams",
-            "two teams of 2 or 3",
-            id="unequal-teams",
-        ),
-        pytest.param(
-            {"teams": {"Oben": ["Ana", "Cy", "Ed"], "Unten": ["Bo", "Di", "Fi", "Gu"]}},
-            "teams",
-            "two teams of 2 or 3",
-            id="three-against-four",
-        ),
-        pytest.param(
-            {"teams": {"Oben": ["Ana"], "Unten": ["Bo"]}},
-            "teams",
-            "two teams of 2 or 3",
-            id="two-players",
-        ),
-        pytest.param(
-            {"players": ["Ana", "Bo", "Cy", "Di", "Ed"]},
-            "teams",
-            "two teams of 2 or 3",
-            id="five-players",
-        ),
-        pytest.param(
-            {"teams": TEAMS, "options": {"mode": "three"}},
-            "players",
-            "list of 3",
-            id="teams-in-mode-three",
-        ),
-        pytest.param(
-            {"players": ["Ana", "Bo", "Cy", "Di"], "options": {"mode": "three"}},
-            "players",
-            "not 4",
-            id="four-in-mode-three",
-        ),
-        pytest.param(
-            {"players": THREE},
-            "teams",
-            "two teams of 2 or 3",
-            id="three-without-the-mode",
-        ),
-        pytest.param(
-            {"teams": TEAMS, "options": {"mode": "pairs"}},
-            "options.mode",
-            "Mode must be one of: teams, three.",
-            id="unknown-mode",
-        ),
-        pytest.param(
-            {"teams": TEAMS, "options": {"strokes": 0}},
-            "options.strokes",
-            "Strokes must be between 1 and 40.",
-            id="no-strokes",
-        ),
-    ],
-)
-def test_gaigel_match_refusals(client: FlaskClient, body: dict, field: str, words: str) -> None:
-    response = send(client, "POST", "/api/matches", {"game": "gaigel", **body})
-    refused(response, 422, field, words)
-    assert match_count(client) == 0
+START_REFUSALS = [
+    pytest.param(
+        {"teams": {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di", "Ed"]}},
+        "teams",
+        "two teams of 2 or 3",
+        id="unequal-teams",
+    ),
+    pytest.param(
+        {"teams": {"Oben": ["Ana", "Cy", "Ed"], "Unten": ["Bo", "Di", "Fi", "Gu"]}},
+        "teams",
+        "two teams of 2 or 3",
+        id="three-against-four",
+    ),
+    pytest.param(
+        {"teams": {"Oben": ["Ana"], "Unten": ["Bo"]}},
+        "teams",
+        "two teams of 2 or 3",
+        id="two-players",
+    ),
+    pytest.param(
+        {"players": ["Ana", "Bo", "Cy", "Di", "Ed"]},
+        "teams",
+        "two teams of 2 or 3",
+        id="five-players",
+    ),
+    pytest.param(
+        {"teams": TEAMS, "options": {"mode": "three"}},
+        "players",
+        "list of 3",
+        id="teams-in-mode-three",
+    ),
+    pytest.param(
+        {"players": ["Ana", "Bo", "Cy", "Di"], "options": {"mode": "three"}},
+        "players",
+        "not 4",
+        id="four-in-mode-three",
+    ),
+    pytest.param(
+        {"players": THREE},
+        "teams",
+        "two teams of 2 or 3",
+        id="three-without-the-mode",
+    ),
+    pytest.param(
+        {"teams": TEAMS, "options": {"mode": "pairs"}},
+        "options.mode",
+        "Mode must be one of: teams, three.",
+        id="unknown-mode",
+    ),
+    pytest.param(
+        {"teams": TEAMS, "options": {"strokes": 0}},
+        "options.strokes",
+        "Strokes must be between 1 and 40.",
+        id="no-strokes",
+    ),
+]
+"""How a match of gaigel is refused at its start: body, field, words (see test_every_game_web)."""
 
 
 def test_games_list_gaigel(client: FlaskClient) -> None:

@@ -242,50 +242,45 @@ def test_over_half_with_two_players_or_two_teams(client: FlaskClient) -> None:
     assert start_teams(client, card_count="over_half")["options"]["card_count"] == "over_half"
 
 
-@pytest.mark.parametrize(
-    ("data", "field", "words"),
-    [
-        pytest.param(
-            {"players": PLAYERS, "options": {"first_dealer": "Zed"}},
-            "options.first_dealer",
-            "'Zed' is not a player in this match: Ana, Bo and Cy.",
-            id="unknown-dealer",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"card_count": "over_half"}},
-            "options.card_count",
-            "Counting cards over 26 needs exactly two sides.",
-            id="over-half-with-3",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"card_count": "most"}},
-            "options.card_count",
-            "Card count must be one of: difference, over_half.",
-            id="unknown-card-count",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"target": 0}},
-            "options.target",
-            "Target must be between 1 and 1000.",
-            id="target-0",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"wrap": "yes"}},
-            "options.wrap",
-            "Runs wrap K-A-2 must be true or false.",
-            id="wrap-not-a-bool",
-        ),
-        pytest.param(
-            {"players": PLAYERS, "options": {"strokes": 10}},
-            "options.strokes",
-            "Porrazo has no option 'strokes'",
-            id="unknown-option",
-        ),
-    ],
-)
-def test_bad_options_are_refused(client: FlaskClient, data: dict, field: str, words: str):
-    refused(send(client, "POST", "/api/matches", {"game": "porrazo", **data}), 422, field, words)
-    assert client.get("/api/matches").json["total"] == 0
+START_REFUSALS = [
+    pytest.param(
+        {"players": PLAYERS, "options": {"first_dealer": "Zed"}},
+        "options.first_dealer",
+        "'Zed' is not a player in this match: Ana, Bo and Cy.",
+        id="unknown-dealer",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"card_count": "over_half"}},
+        "options.card_count",
+        "Counting cards over 26 needs exactly two sides.",
+        id="over-half-with-3",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"card_count": "most"}},
+        "options.card_count",
+        "Card count must be one of: difference, over_half.",
+        id="unknown-card-count",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"target": 0}},
+        "options.target",
+        "Target must be between 1 and 1000.",
+        id="target-0",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"wrap": "yes"}},
+        "options.wrap",
+        "Runs wrap K-A-2 must be true or false.",
+        id="wrap-not-a-bool",
+    ),
+    pytest.param(
+        {"players": PLAYERS, "options": {"strokes": 10}},
+        "options.strokes",
+        "Porrazo has no option 'strokes'",
+        id="unknown-option",
+    ),
+]
+"""How a match of porrazo is refused at its start: body, field, words (see test_every_game_web)."""
 
 
 def test_games_list_porrazo(client: FlaskClient) -> None:

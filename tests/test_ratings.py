@@ -28,7 +28,9 @@ from hypothesis import strategies as st
 
 from app import create_app
 from scorebook import matches, players, ratings, storage
+from scorebook.storage.database import rows
 from scorers import Refusal
+from scorers.base import FINISHED
 from scorers.elo import Finished, expected, moves, places, rate
 from tests.conftest import ScoringPhone
 
@@ -392,8 +394,8 @@ STEP = st.tuples(
 def step(db: Any, action: str, a: int, b: int) -> None:
     """Start a match of Rami to 10 or 20, play, correct, remove or restore a round, or rename a
     player (to a new name, or merging into another); a refused step changes nothing."""
-    found = storage.rows(db, "select id, status from matches order by id")
-    playing = [row["id"] for row in found if row["status"] != storage.FINISHED]
+    found = rows(db, "select id, status from matches order by id")
+    playing = [row["id"] for row in found if row["status"] != FINISHED]
     chosen = playing if action == "play" else [row["id"] for row in found]
     if action == "start" or not chosen:
         seated = [NAMES[(a + i) % len(NAMES)] for i in range(2 + b % 2)]
@@ -423,7 +425,7 @@ def step(db: Any, action: str, a: int, b: int) -> None:
         elif action == "restore" and match.removed:
             matches.restore_round(db, match.id, match.removed[b % len(match.removed)].id)
         elif action == "rename":
-            names = [player["name"] for player in storage.players(db)]
+            names = [player["name"] for player in storage.list_players(db)]
             players.rename(db, names[a % len(names)], {"to": NAMES[b % len(NAMES)] + "x" * (b % 2)})
     except (Refusal, matches.Conflict, matches.NotFound):
         pass
@@ -459,6 +461,6 @@ def test_ratings_kept_and_moved_on_are_the_ratings_rated_from_scratch(steps):
         with closing(storage.connect(path)) as db:
             for action, a, b in steps:
                 step(db, action, a, b)
-                scratch = rate(ratings.finished(read(db)))
-                assert as_values(ratings.boards(db)) == as_values(scratch)
+                scratch = rate(ratings.read_finished(read(db)))
+                assert as_values(ratings.read_boards(db)) == as_values(scratch)
     assert made[:1] == [None] and None not in made[1:]

@@ -19,7 +19,7 @@ from app import create_app
 from scorebook import access
 from tests.conftest import ScoringPhone
 from tests.html_reader import alerts, parse
-from web import check_passcode
+from web.passcode import check_passcode
 
 PASSCODE = "belote"
 HEADER = "X-Tablescore-Passcode"

@@ -20,7 +20,7 @@ import pytest
 from app import create_app
 from scorebook import transfer
 from tests.served import ask, serve, stop
-from web import get_db
+from web.db import get_db
 
 SLOW = 40
 """Sockets sending their headers a byte at a time, and as many asking and never reading."""

@@ -11,7 +11,7 @@ from app import create_app
 from scorebook import matches, storage
 from scorebook.storage.schema import migrations
 from scorers import words
-from web import get_db
+from web.db import get_db
 
 ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "melded": True}}}
 

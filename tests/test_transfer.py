@@ -462,7 +462,7 @@ db = storage.connect(sys.argv[1])
 incoming = transfer.read_history(json.loads(sys.argv[2]))
 with storage.writing(db):
     import_id = storage.begin_import(db, storage.now_utc())
-    transfer.keep(db, incoming[0], import_id)
+    transfer.store_match(db, incoming[0], import_id)
 print("stored", flush=True)
 if sys.argv[3] == "die":
     os.kill(os.getpid(), signal.SIGKILL)

@@ -8,12 +8,16 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from scorebook import access, matches
+from scorebook.round_json import round_json
 from scorers import GAMES
 
-from . import bearer_token, check_passcode, get_db, joining, openapi
+from . import openapi
 from .conditional import match_tag, tagged, unchanged
+from .db import get_db
 from .json_body import body, guard
-from .present import change_json, game_json, match_json, round_json, summary_json
+from .limits import joining
+from .passcode import bearer_token, check_passcode
+from .present import change_json, game_json, match_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -39,7 +43,7 @@ def scoring_phone(match_id: int) -> str:
     try:
         return access.device_for(get_db(), match_id, token)
     except access.Forbidden:
-        matches.load_row(get_db(), match_id)
+        matches.read_record(get_db(), match_id)
         raise
 
 
@@ -209,17 +213,18 @@ def join() -> ResponseReturnValue:
 @bp.get("/matches/<int:match_id>/log")
 def log(match_id: int) -> ResponseReturnValue:
     """List every change made to a match, oldest first."""
-    return jsonify(changes=[change_json(change) for change in matches.changes(get_db(), match_id)])
+    changes = matches.read_changes(get_db(), match_id)
+    return jsonify(changes=[change_json(change) for change in changes])
 
 
 @bp.get("/matches/<int:match_id>/whatif")
 def what_if(match_id: int) -> ResponseReturnValue:
     """Replay the match under other options and answer both results; nothing is stored."""
-    played = matches.load(get_db(), match_id)
-    other = matches.what_if(played, dict(request.args))
+    match = matches.load(get_db(), match_id)
+    other = matches.what_if(match, dict(request.args))
     return jsonify(
         options=other.options,
-        actual=result_json(played.replay),
+        actual=result_json(match.replay),
         whatif=result_json(other.replay),
     )
 

@@ -12,7 +12,7 @@ from flask_babel import get_locale
 
 from scorebook import matches, storage
 
-from . import get_db
+from .db import get_db
 
 
 def match_tag(match_id: int) -> tuple[str, str]:

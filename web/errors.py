@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -15,12 +17,44 @@ from scorers import Refusal
 
 from .json_body import check_body
 
+ErrorHandler = Callable[[Exception], ResponseReturnValue]
+"""What Flask calls with an error raised in a view, to answer it."""
+
 
 def answer(status: int, message: str, fields: dict | None = None) -> ResponseReturnValue:
     """Answer in the door's own language: JSON under /api, a page elsewhere."""
     if request.blueprint == "api" or request.path.startswith("/api/"):
         return jsonify(error=message, fields=fields or {}), status
     return render_template("error.html", status=status, message=message), status
+
+
+STATUSES: dict[type[Exception], int] = {NotFound: 404, Forbidden: 403, Conflict: 409, Stale: 412}
+"""The use-cases' refusals, each answered under its own status with its own message."""
+
+
+def answering(status: int, message: Callable[[], str] | None = None) -> ErrorHandler:
+    """Answer an error under `status`, saying the error's own message, or `message()` (in
+    the reader's language) for an error that has none a person could act on."""
+
+    def answer_error(error: Exception) -> ResponseReturnValue:
+        return answer(status, message() if message else str(error))
+
+    return answer_error
+
+
+def import_stopped() -> str:
+    """Say that a stopped import changed nothing, and what to try."""
+    return _(
+        "The import stopped before it finished: nothing was imported. Try again; if "
+        "it stops again, the file may be too large for this server."
+    )
+
+
+def form_expired() -> str:
+    """Say that a form is too old or not Tablescore's own (its CSRF token failed)."""
+    return _(
+        "This form has expired or did not come from Tablescore: reload the page and send it again."
+    )
 
 
 def register(app: Flask) -> None:
@@ -32,41 +66,10 @@ def register(app: Flask) -> None:
     def refused(refusal: Refusal) -> ResponseReturnValue:
         return answer(422, refusal.message, refusal.fields)
 
-    @app.errorhandler(NotFound)
-    def not_found(error: NotFound) -> ResponseReturnValue:
-        return answer(404, str(error))
-
-    @app.errorhandler(Forbidden)
-    def forbidden(error: Forbidden) -> ResponseReturnValue:
-        return answer(403, str(error))
-
-    @app.errorhandler(Conflict)
-    def conflict(error: Conflict) -> ResponseReturnValue:
-        return answer(409, str(error))
-
-    @app.errorhandler(Interrupted)
-    def interrupted(_error: Interrupted) -> ResponseReturnValue:
-        return answer(
-            503,
-            _(
-                "The import stopped before it finished: nothing was imported. Try again; if "
-                "it stops again, the file may be too large for this server."
-            ),
-        )
-
-    @app.errorhandler(Stale)
-    def stale(error: Stale) -> ResponseReturnValue:
-        return answer(412, str(error))
-
-    @app.errorhandler(CSRFError)
-    def form_expired(_error: CSRFError) -> ResponseReturnValue:
-        return answer(
-            400,
-            _(
-                "This form has expired or did not come from Tablescore: "
-                "reload the page and send it again."
-            ),
-        )
+    for error, status in STATUSES.items():
+        app.register_error_handler(error, answering(status))
+    app.register_error_handler(Interrupted, answering(503, import_stopped))
+    app.register_error_handler(CSRFError, answering(400, form_expired))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

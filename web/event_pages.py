@@ -27,8 +27,9 @@ from scorers.base import seats
 from scorers.forms import RefusalOnFields, option_field
 from scorers.words import _
 
-from . import check_passcode, get_db
+from .db import get_db
 from .pages import entries, known_names
+from .passcode import check_passcode
 
 bp = Blueprint("event_pages", __name__)
 

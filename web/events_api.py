@@ -10,11 +10,12 @@ from flask.typing import ResponseReturnValue
 from scorebook import access, event_transfer, events, storage, transfer
 from scorers import GAMES
 
-from . import PASSCODE_HEADER, bearer_token, check_passcode, get_db
+from .db import get_db
 from .event_json import event_json, event_summary
 from .json_body import body as json_body
 from .json_body import guard
 from .openapi_parts import PASSCODE, answer, body, refusal
+from .passcode import PASSCODE_HEADER, bearer_token, check_passcode
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
 
@@ -112,7 +113,7 @@ def standings_csv(event_id: int) -> ResponseReturnValue:
         )  # fmt: skip
     name = f"tablescore-event-{event_id}-standings.csv"
     return Response(
-        transfer.spreadsheet(rows),
+        transfer.as_csv(rows),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )

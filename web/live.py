@@ -12,8 +12,8 @@ from markupsafe import Markup
 
 from scorebook import matches
 
-from . import get_db
 from .conditional import match_tag, tagged, unchanged
+from .db import get_db
 from .pages import amendments
 
 bp = Blueprint("live", __name__)
@@ -31,14 +31,14 @@ def qr_code(link: str) -> Markup:
 
 def sheet_of(match_id: int, current: str) -> dict[str, Any]:
     """Return what the live sheet shows: the banner, the totals and the latest rounds."""
-    played = matches.load(get_db(), match_id)
+    match = matches.load(get_db(), match_id)
     return {
-        "match": played,
-        "rows": played.played()[-played.scorer.recent :],
+        "match": match,
+        "rows": match.scored_rounds()[-match.scorer.recent :],
         "version": current,
         # Read-only, even on the scoring phone: this page is for showing the table.
         "can_score": False,
-        **amendments(played),
+        **amendments(match),
     }
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from copy import deepcopy
+from types import ModuleType
 from typing import Any
 
-from scorers import GAMES
+from scorebook.json_guards import MAX_DEPTH
+from scorers import GAMES, part_of
 
 from . import events_api, player_pages, rating_pages, transfer_pages
-from .json_body import MAX_DEPTH
 from .openapi_parts import JSON, answer, body, ref
 
 
@@ -83,220 +84,6 @@ SCHEMAS: dict[str, Any] = {
             "players": {"type": "array", "items": {"type": "integer"}},
             "teams": {"type": "boolean"},
             "options": {"type": "array", "items": {"type": "object"}},
-        },
-    },
-    "NewMatch": {
-        "type": "object",
-        "required": ["game", "players"],
-        "properties": {
-            "game": {"type": "string", "enum": list(GAMES)},
-            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
-            "options": {
-                "type": "object",
-                "description": "Option name → value; omitted ones default.",
-            },
-        },
-    },
-    "RamiRound": {
-        "type": "object",
-        "required": ["outcome"],
-        "properties": {
-            "outcome": {"type": "string", "enum": ["out", "rami_sec", "blocked"]},
-            "winner": {"type": "string", "description": "Who went out; not for a blocked round."},
-            "hands": {
-                "type": "object",
-                "additionalProperties": {
-                    "type": "object",
-                    "properties": {
-                        "cards": {"type": "array", "items": {"type": "string"}},
-                        "points": {"type": "integer", "minimum": 2},
-                        "melded": {"type": "boolean"},
-                    },
-                },
-            },
-        },
-    },
-    "BeloteDeal": {
-        "type": "object",
-        "required": ["taker", "trump"],
-        "properties": {
-            "taker": {"type": "string"},
-            "trump": {
-                "type": "string",
-                "enum": ["hearts", "diamonds", "clubs", "spades", "no_trump", "all_trump"],
-            },
-            "points": {
-                "type": "object",
-                "description": "Card points per team without the last trick; one may be left out.",
-                "additionalProperties": {"type": "integer"},
-            },
-            "last_trick": {"type": ["string", "null"]},
-            "belote": {
-                "type": ["string", "null"],
-                "description": "The team that announced belote-rebelote. At all trump, in "
-                "answers: the team holding belotes when only one does, null when both do "
-                "(see belotes).",
-            },
-            "belotes": {
-                "type": "object",
-                "description": "All trump only: belotes per team, 20 each (official rules: up to "
-                "four between the teams, one per suit; maison: one). Answers give it for every "
-                "all-trump deal, both teams, 0 included; other trumps take only zeros.",
-                "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4},
-                "example": {"Nous": 2, "Eux": 1},
-            },
-            "capot": {"type": ["string", "null"]},
-            "announcements": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "contract": {
-                "description": 'Coinche only: 80–160 by tens (a number: the text "100" is '
-                "refused), capot or generale.",
-                "anyOf": [{"type": "integer"}, {"type": "string", "enum": ["capot", "generale"]}],
-            },
-            "coinche": {
-                "type": "string",
-                "enum": ["none", "coinche", "surcoinche"],
-                "description": 'Coinche only; classic belote takes "none" (or nothing).',
-            },
-            "taker_alone": {
-                "type": "boolean",
-                "description": "Coinche générale only; classic belote takes false (or nothing).",
-            },
-        },
-    },
-    "BarbuHand": {
-        "type": "object",
-        "required": ["contract", "taken"],
-        "properties": {
-            "declarer": {"type": "string", "description": "Optional: known from the rotation."},
-            "contract": {
-                "type": "string",
-                "enum": [
-                    "no_tricks",
-                    "no_queens",
-                    "no_hearts",
-                    "no_last_two",
-                    "barbu",
-                    "trumps",
-                    "dominoes",
-                ],
-            },
-            "taken": {
-                "type": "object",
-                "description": "Counts per player, or second_last/last, king_of_hearts, order.",
-            },
-            "ace_of_hearts": {"type": "string", "description": "no_hearts: who took the A♥."},
-            "doubles": {
-                "type": "array",
-                "description": "[doubler, doubled] pairs; both directions = redoubled.",
-                "items": {"type": "array", "items": {"type": "string"}},
-            },
-        },
-    },
-    "GaigelDeal": {
-        "type": "object",
-        "description": "Teams mode; three-player deals give card_points, took_trick, cut_order.",
-        "properties": {
-            "winner": {
-                "type": "string",
-                "description": "The team that wins the deal; with evidence and no outcome, "
-                "the team that called Aus.",
-            },
-            "outcome": {
-                "type": "string",
-                "enum": [
-                    "aus",
-                    "gaigel",
-                    "untergaigeln",
-                    "uebergaigeln",
-                    "five_sevens",
-                    "auf_farbe",
-                ],
-            },
-            "evidence": {
-                "type": "object",
-                "properties": {
-                    "points": {"type": "integer", "minimum": 0, "maximum": 240},
-                    "marriages": {"type": "array", "items": {"type": "integer", "enum": [20, 40]}},
-                    "loser_tricks": {"type": "integer", "minimum": 0},
-                    "caller_tricks": {"type": "integer", "minimum": 0},
-                },
-            },
-            "card_points": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "took_trick": {"type": "object", "additionalProperties": {"type": "boolean"}},
-            "cut_order": {"type": "array", "items": {"type": "string"}},
-        },
-    },
-    "PorrazoEvent": {
-        "type": "object",
-        "required": ["event"],
-        "properties": {
-            "event": {
-                "type": "string",
-                "enum": [
-                    "porrazo",
-                    "counter_porrazo",
-                    "san_benito",
-                    "ronda",
-                    "rondin",
-                    "four_of_a_kind",
-                    "rondas",
-                    "limpia",
-                    "in_place",
-                    "tendido",
-                    "confirm",
-                    "cards",
-                ],
-            },
-            "player": {"type": "string", "description": "A player, or with teams a team."},
-            "rank": {"type": "string"},
-            "limpia": {"type": "string", "description": "Porrazo or counter: the limpia's rank."},
-            "pairs": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
-            "table": {"type": "array", "items": {"type": "string"}},
-            "declared": {
-                "type": "object",
-                "additionalProperties": {"type": "array", "items": {"type": "string"}},
-            },
-            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
-        },
-    },
-    "Round": {
-        "type": "object",
-        "required": ["version", "n", "input", "scores", "explanation", "totals"],
-        "properties": {
-            "id": {
-                "type": "integer",
-                "description": "Stable for the life of the round; always in a match, never in an "
-                "export (the round records stand for it there).",
-            },
-            "dealer": {"type": "string", "description": "Who dealt it (Barbu: the declarer)."},
-            "note": {"type": ["string", "null"], "maxLength": 200},
-            "version": {"type": "integer", "description": "1 when entered, +1 per correction."},
-            "n": {"type": "integer", "description": "Its place among the rounds that count."},
-            "input": {"type": "object", "description": "The round as entered."},
-            "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "explanation": {"type": "array", "items": {"type": "string"}},
-            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "result": {"type": "string", "description": "Belote: made, fall, litige or capot."},
-            "reserve": {"type": "integer", "description": "Belote: points held after the deal."},
-            "reserve_won": {
-                "type": "integer",
-                "description": "Belote: the reserve this deal's winner took (0 when none).",
-            },
-            "rounded": {
-                "type": "boolean",
-                "description": "Belote: whether rounding to tens changed this deal's scores.",
-            },
-            "tie": {
-                "type": "boolean",
-                "description": "Belote: both teams made the same total (a litige, or a fall "
-                "when ties count as one).",
-            },
-            "raw": {
-                "type": "object",
-                "description": "Barbu: the contract's scores before doubles.",
-            },
-            "entered_at": {"type": "string", "format": "date-time"},
-            "corrected_at": {"type": ["string", "null"], "format": "date-time"},
         },
     },
     "Match": {
@@ -386,21 +173,65 @@ SCHEMAS: dict[str, Any] = {
     },
 }
 
+ROUND: dict[str, Any] = {
+    "type": "object",
+    "required": ["version", "n", "input", "scores", "explanation", "totals"],
+    "properties": {
+        "id": {
+            "type": "integer",
+            "description": "Stable for the life of the round; always in a match, never in an "
+            "export (the round records stand for it there).",
+        },
+        "dealer": {"type": "string", "description": "Who dealt it (Barbu: the declarer)."},
+        "note": {"type": ["string", "null"], "maxLength": 200},
+        "version": {"type": "integer", "description": "1 when entered, +1 per correction."},
+        "n": {"type": "integer", "description": "Its place among the rounds that count."},
+        "input": {"type": "object", "description": "The round as entered."},
+        "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "explanation": {"type": "array", "items": {"type": "string"}},
+        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "entered_at": {"type": "string", "format": "date-time"},
+        "corrected_at": {"type": ["string", "null"], "format": "date-time"},
+    },
+}
+"""A round as answers give it; each game's schema module adds the fields its results carry."""
 
-def document() -> dict[str, Any]:
-    """Return the whole OpenAPI document."""
-    round_body = body(
-        {
-            "anyOf": [
-                ref("RamiRound"),
-                ref("BeloteDeal"),
-                ref("BarbuHand"),
-                ref("GaigelDeal"),
-                ref("PorrazoEvent"),
-            ]
-        }
-    )
-    filters = [
+
+def game_schemas() -> list[ModuleType]:
+    """Import each game's schema module, in the registry's order."""
+    return [part_of(scorer, "schema") for scorer in GAMES.values()]
+
+
+def new_match() -> dict[str, Any]:
+    """Describe a new match's body: one of the games the registry holds now, its players."""
+    return {
+        "type": "object",
+        "required": ["game", "players"],
+        "properties": {
+            "game": {"type": "string", "enum": list(GAMES)},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+            "options": {
+                "type": "object",
+                "description": "Option name → value; omitted ones default.",
+            },
+        },
+    }
+
+
+def schemas() -> dict[str, Any]:
+    """Return the document's schemas: the shared ones, each game's round, and the Round
+    answers give with the fields each game's results carry."""
+    games = game_schemas()
+    answered = deepcopy(ROUND)
+    for game in games:
+        answered["properties"] |= getattr(game, "RESULT", {})
+    rounds = {game.NAME: game.SCHEMA for game in games}
+    return SCHEMAS | {"NewMatch": new_match()} | rounds | {"Round": answered}
+
+
+def match_filters() -> list[dict[str, Any]]:
+    """Describe the query parameters the list of matches is filtered by."""
+    return [
         {"name": name, "in": "query", "required": False, "schema": schema}
         for name, schema in (
             ("game", {"type": "string", "enum": list(GAMES)}),
@@ -411,6 +242,326 @@ def document() -> dict[str, Any]:
             ("to", {"type": "string", "format": "date"}),
         )
     ]
+
+
+def games_paths() -> dict[str, Any]:
+    """Describe the list of the games Tablescore scores."""
+    return {
+        "/api/games": {
+            "get": {
+                "summary": "The games, their player counts and options",
+                "responses": {
+                    "200": answer(
+                        "The games",
+                        {
+                            "type": "object",
+                            "properties": {"games": {"type": "array", "items": ref("Game")}},
+                        },
+                    )
+                },
+            }
+        },
+    }
+
+
+def match_paths() -> dict[str, Any]:
+    """Describe starting and listing matches, and reading and changing one."""
+    return {
+        "/api/matches": {
+            "post": {
+                "summary": "Start a match; the answer carries its scorer_token, once",
+                "parameters": [
+                    {
+                        "name": "X-Tablescore-Passcode",
+                        "in": "header",
+                        "required": False,
+                        "description": "The site passcode, when the server sets one.",
+                        "schema": {"type": "string"},
+                    },
+                    IDEMPOTENCY_KEY,
+                ],
+                "requestBody": body(ref("NewMatch")),
+                "responses": {"201": answer("The new match", ref("Match"))}
+                | refusals(400, 403, 409, 413, 415, 422),
+            },
+            "get": {
+                "summary": "Matches, newest first",
+                "parameters": match_filters(),
+                "responses": {
+                    "200": answer(
+                        "One page of matches",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "matches": {"type": "array", "items": ref("MatchSummary")},
+                                "page": {"type": "integer"},
+                                "pages": {"type": "integer"},
+                                "total": {"type": "integer"},
+                            },
+                        },
+                    )
+                }
+                | refusals(422),
+            },
+        },
+        "/api/matches/{match_id}": {
+            "get": {
+                "summary": "One match with every round and its state",
+                "description": "Answered with a weak ETag that changes with every change "
+                "to the match (and with the language); sent back in If-None-Match, it is "
+                "answered 304 while the match is unchanged, without replaying it.",
+                "parameters": [
+                    MATCH_ID,
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "description": "The ETag of the last answer this client holds.",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": answer("The match", ref("Match")),
+                    "304": {"description": "Unchanged since the ETag sent"},
+                }
+                | refusals(404),
+            },
+            "patch": {
+                "summary": "Change the match's note, place or when it was played",
+                "description": "Any of note (≤ 500 characters), place (≤ 100) and played_at "
+                "(a day or an ISO 8601 moment); null or empty takes a note or place away. "
+                "The change is logged.",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "requestBody": body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "note": {"type": ["string", "null"]},
+                            "place": {"type": ["string", "null"]},
+                            "played_at": {"type": "string"},
+                        },
+                    }
+                ),
+                "responses": {"200": answer("The match", ref("Match"))}
+                | refusals(400, 403, 404, 413, 415, 422),
+            },
+        },
+    }
+
+
+def round_paths() -> dict[str, Any]:
+    """Describe recording, correcting, removing and restoring a match's rounds, and their notes."""
+    round_body = body({"anyOf": [ref(game.NAME) for game in game_schemas()]})
+    return {
+        "/api/matches/{match_id}/rounds/{n}/note": {
+            "put": {
+                "summary": "Write round n's note (≤ 200 characters), or null to take it away",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID, ROUND_N],
+                "requestBody": body(
+                    {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
+                ),
+                "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                | refusals(400, 403, 404, 413, 415, 422),
+            }
+        },
+        "/api/matches/{match_id}/rounds": {
+            "post": {
+                "summary": "Record the next round",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID, IDEMPOTENCY_KEY],
+                "requestBody": round_body,
+                "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
+                | refusals(*CHANGE_ERRORS),
+            }
+        },
+        "/api/matches/{match_id}/rounds/{n}": {
+            "put": {
+                "summary": "Correct round n; later rounds are scored again",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
+                "requestBody": round_body,
+                "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                | refusals(*CHANGE_ERRORS, 412),
+            },
+            "delete": {
+                "summary": "Remove round n; later rounds are scored again",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
+                "responses": {
+                    "200": answer(
+                        "The match", {"type": "object", "properties": {"match": ref("Match")}}
+                    )
+                }
+                | refusals(400, 403, 404, 409, 412),
+            },
+        },
+        "/api/matches/{match_id}/removed/{round_id}/restore": {
+            "post": {
+                "summary": "Put a removed round back where it stood; later rounds are scored again",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID, ROUND_ID],
+                "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
+                | refusals(403, 404, 409, 415),
+            }
+        },
+    }
+
+
+def history_paths() -> dict[str, Any]:
+    """Describe what follows from a match's rounds: its rematch, its change log, a what-if."""
+    return {
+        "/api/matches/{match_id}/rematch": {
+            "post": {
+                "summary": "Play the finished match again: same game, options and table",
+                "description": "Asked again, it answers the rematch already started, with "
+                "a scorer token for this phone. The first dealer is whoever would have "
+                "dealt next.",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "requestBody": {
+                    "required": False,
+                    "content": {
+                        JSON: {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "seating": {"type": "string", "enum": ["same", "rotate"]}
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {"201": answer("The new match", ref("Match"))}
+                | refusals(400, 403, 404, 409, 413, 415, 422),
+            }
+        },
+        "/api/matches/{match_id}/log": {
+            "get": {
+                "summary": "Every change made to the match, oldest first",
+                "parameters": [MATCH_ID],
+                "responses": {
+                    "200": answer(
+                        "The change log",
+                        {
+                            "type": "object",
+                            "properties": {"changes": {"type": "array", "items": ref("Change")}},
+                        },
+                    )
+                }
+                | refusals(404),
+            }
+        },
+        "/api/matches/{match_id}/whatif": {
+            "get": {
+                "summary": "The same rounds replayed under other options; nothing is stored",
+                "description": "Give the options to change as query parameters, "
+                "e.g. ?rules=official&target=2000.",
+                "parameters": [MATCH_ID],
+                "responses": {
+                    "200": answer(
+                        "The options used, the real result and the what-if result",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "options": {"type": "object"},
+                                "actual": ref("Outcome"),
+                                "whatif": ref("Outcome"),
+                            },
+                        },
+                    )
+                }
+                | refusals(404, 422),
+            }
+        },
+    }
+
+
+def handoff_paths() -> dict[str, Any]:
+    """Describe handing the scoring of a match to another phone."""
+    return {
+        "/api/matches/{match_id}/handoff": {
+            "post": {
+                "summary": "Make a one-time code that lets another phone score the match",
+                "parameters": [MATCH_ID],
+                "security": [{"scorer": []}],
+                "responses": {
+                    "201": answer(
+                        "The code and the link that carries it",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "code": {"type": "string"},
+                                "url": {"type": "string"},
+                            },
+                        },
+                    )
+                }
+                | refusals(403, 404, 415),
+            }
+        },
+        "/api/join": {
+            "post": {
+                "summary": "Trade a handoff code for this device's own scorer token",
+                "requestBody": body(
+                    {
+                        "type": "object",
+                        "required": ["code"],
+                        "properties": {
+                            "code": {"type": "string"},
+                            "device": {"type": "string", "maxLength": 40},
+                        },
+                    }
+                ),
+                "responses": {
+                    "200": answer(
+                        "The match and this device's token",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "match_id": {"type": "integer"},
+                                "scorer_token": {"type": "string"},
+                                "device": {"type": "string"},
+                            },
+                        },
+                    )
+                }
+                | refusals(400, 415, 422)
+                | {
+                    "429": answer(
+                        "Too many wrong codes from this address (ten a minute by default, "
+                        "JOIN_LIMIT): wait, then try again.",
+                        ref("Error"),
+                    )
+                },
+            }
+        },
+    }
+
+
+def components() -> dict[str, Any]:
+    """Describe the schemas the paths point at and the two kinds of bearer token."""
+    return {
+        "schemas": schemas(),
+        "securitySchemes": {
+            "scorer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The scorer token POST /api/matches answered with, once.",
+            },
+            "organiser": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The organiser's token POST /api/events answered with, once; "
+                "it also scores every match of the event.",
+            },
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    """Return the whole OpenAPI document."""
     described = {
         "openapi": "3.1.0",
         "info": {
@@ -418,275 +569,12 @@ def document() -> dict[str, Any]:
             "version": "1",
             "description": "Score card games played at a real table. Errors share one shape.",
         },
-        "paths": {
-            "/api/games": {
-                "get": {
-                    "summary": "The games, their player counts and options",
-                    "responses": {
-                        "200": answer(
-                            "The games",
-                            {
-                                "type": "object",
-                                "properties": {"games": {"type": "array", "items": ref("Game")}},
-                            },
-                        )
-                    },
-                }
-            },
-            "/api/matches": {
-                "post": {
-                    "summary": "Start a match; the answer carries its scorer_token, once",
-                    "parameters": [
-                        {
-                            "name": "X-Tablescore-Passcode",
-                            "in": "header",
-                            "required": False,
-                            "description": "The site passcode, when the server sets one.",
-                            "schema": {"type": "string"},
-                        },
-                        IDEMPOTENCY_KEY,
-                    ],
-                    "requestBody": body(ref("NewMatch")),
-                    "responses": {"201": answer("The new match", ref("Match"))}
-                    | refusals(400, 403, 409, 413, 415, 422),
-                },
-                "get": {
-                    "summary": "Matches, newest first",
-                    "parameters": filters,
-                    "responses": {
-                        "200": answer(
-                            "One page of matches",
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "matches": {"type": "array", "items": ref("MatchSummary")},
-                                    "page": {"type": "integer"},
-                                    "pages": {"type": "integer"},
-                                    "total": {"type": "integer"},
-                                },
-                            },
-                        )
-                    }
-                    | refusals(422),
-                },
-            },
-            "/api/matches/{match_id}": {
-                "get": {
-                    "summary": "One match with every round and its state",
-                    "description": "Answered with a weak ETag that changes with every change "
-                    "to the match (and with the language); sent back in If-None-Match, it is "
-                    "answered 304 while the match is unchanged, without replaying it.",
-                    "parameters": [
-                        MATCH_ID,
-                        {
-                            "name": "If-None-Match",
-                            "in": "header",
-                            "required": False,
-                            "description": "The ETag of the last answer this client holds.",
-                            "schema": {"type": "string"},
-                        },
-                    ],
-                    "responses": {
-                        "200": answer("The match", ref("Match")),
-                        "304": {"description": "Unchanged since the ETag sent"},
-                    }
-                    | refusals(404),
-                },
-                "patch": {
-                    "summary": "Change the match's note, place or when it was played",
-                    "description": "Any of note (≤ 500 characters), place (≤ 100) and played_at "
-                    "(a day or an ISO 8601 moment); null or empty takes a note or place away. "
-                    "The change is logged.",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID],
-                    "requestBody": body(
-                        {
-                            "type": "object",
-                            "properties": {
-                                "note": {"type": ["string", "null"]},
-                                "place": {"type": ["string", "null"]},
-                                "played_at": {"type": "string"},
-                            },
-                        }
-                    ),
-                    "responses": {"200": answer("The match", ref("Match"))}
-                    | refusals(400, 403, 404, 413, 415, 422),
-                },
-            },
-            "/api/matches/{match_id}/rounds/{n}/note": {
-                "put": {
-                    "summary": "Write round n's note (≤ 200 characters), or null to take it away",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_N],
-                    "requestBody": body(
-                        {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
-                    ),
-                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
-                    | refusals(400, 403, 404, 413, 415, 422),
-                }
-            },
-            "/api/matches/{match_id}/rounds": {
-                "post": {
-                    "summary": "Record the next round",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, IDEMPOTENCY_KEY],
-                    "requestBody": round_body,
-                    "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
-                    | refusals(*CHANGE_ERRORS),
-                }
-            },
-            "/api/matches/{match_id}/rounds/{n}": {
-                "put": {
-                    "summary": "Correct round n; later rounds are scored again",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
-                    "requestBody": round_body,
-                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
-                    | refusals(*CHANGE_ERRORS, 412),
-                },
-                "delete": {
-                    "summary": "Remove round n; later rounds are scored again",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
-                    "responses": {
-                        "200": answer(
-                            "The match", {"type": "object", "properties": {"match": ref("Match")}}
-                        )
-                    }
-                    | refusals(400, 403, 404, 409, 412),
-                },
-            },
-            "/api/matches/{match_id}/removed/{round_id}/restore": {
-                "post": {
-                    "summary": "Put a removed round back where it stood; later rounds are "
-                    "scored again",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID, ROUND_ID],
-                    "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
-                    | refusals(403, 404, 409, 415),
-                }
-            },
-            "/api/matches/{match_id}/rematch": {
-                "post": {
-                    "summary": "Play the finished match again: same game, options and table",
-                    "description": "Asked again, it answers the rematch already started, with "
-                    "a scorer token for this phone. The first dealer is whoever would have "
-                    "dealt next.",
-                    "security": [{"scorer": []}],
-                    "parameters": [MATCH_ID],
-                    "requestBody": {
-                        "required": False,
-                        "content": {
-                            JSON: {
-                                "schema": {
-                                    "type": "object",
-                                    "properties": {
-                                        "seating": {"type": "string", "enum": ["same", "rotate"]}
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "responses": {"201": answer("The new match", ref("Match"))}
-                    | refusals(400, 403, 404, 409, 413, 415, 422),
-                }
-            },
-            "/api/matches/{match_id}/log": {
-                "get": {
-                    "summary": "Every change made to the match, oldest first",
-                    "parameters": [MATCH_ID],
-                    "responses": {
-                        "200": answer(
-                            "The change log",
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "changes": {"type": "array", "items": ref("Change")}
-                                },
-                            },
-                        )
-                    }
-                    | refusals(404),
-                }
-            },
-            "/api/matches/{match_id}/whatif": {
-                "get": {
-                    "summary": "The same rounds replayed under other options; nothing is stored",
-                    "description": "Give the options to change as query parameters, "
-                    "e.g. ?rules=official&target=2000.",
-                    "parameters": [MATCH_ID],
-                    "responses": {
-                        "200": answer(
-                            "The options used, the real result and the what-if result",
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "options": {"type": "object"},
-                                    "actual": ref("Outcome"),
-                                    "whatif": ref("Outcome"),
-                                },
-                            },
-                        )
-                    }
-                    | refusals(404, 422),
-                }
-            },
-            "/api/matches/{match_id}/handoff": {
-                "post": {
-                    "summary": "Make a one-time code that lets another phone score the match",
-                    "parameters": [MATCH_ID],
-                    "security": [{"scorer": []}],
-                    "responses": {
-                        "201": answer(
-                            "The code and the link that carries it",
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "code": {"type": "string"},
-                                    "url": {"type": "string"},
-                                },
-                            },
-                        )
-                    }
-                    | refusals(403, 404, 415),
-                }
-            },
-            "/api/join": {
-                "post": {
-                    "summary": "Trade a handoff code for this device's own scorer token",
-                    "requestBody": body(
-                        {
-                            "type": "object",
-                            "required": ["code"],
-                            "properties": {
-                                "code": {"type": "string"},
-                                "device": {"type": "string", "maxLength": 40},
-                            },
-                        }
-                    ),
-                    "responses": {
-                        "200": answer(
-                            "The match and this device's token",
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "match_id": {"type": "integer"},
-                                    "scorer_token": {"type": "string"},
-                                    "device": {"type": "string"},
-                                },
-                            },
-                        )
-                    }
-                    | refusals(400, 415, 422)
-                    | {
-                        "429": answer(
-                            "Too many wrong codes from this address (ten a minute by default, "
-                            "JOIN_LIMIT): wait, then try again.",
-                            ref("Error"),
-                        )
-                    },
-                }
-            },
+        "paths": games_paths()
+        | match_paths()
+        | round_paths()
+        | history_paths()
+        | handoff_paths()
+        | {
             "/api/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -694,22 +582,7 @@ def document() -> dict[str, Any]:
                 }
             },
         },
-        "components": {
-            "schemas": SCHEMAS,
-            "securitySchemes": {
-                "scorer": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "The scorer token POST /api/matches answered with, once.",
-                },
-                "organiser": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "The organiser's token POST /api/events answered with, once; "
-                    "it also scores every match of the event.",
-                },
-            },
-        },
+        "components": components(),
     }
     # The players', the export/import and the events' blueprints describe their own paths.
     described["paths"] |= deepcopy(

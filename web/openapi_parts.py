@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import PASSCODE_HEADER
+from .passcode import PASSCODE_HEADER
 
 JSON = "application/json"
 PASSCODE = {

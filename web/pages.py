@@ -25,11 +25,13 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorebook import access, matches, storage
-from scorers import GAMES, Refusal, Scorer
+from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
-from . import check_passcode, get_db, joining
 from .chart import chart
+from .db import get_db
+from .limits import joining
+from .passcode import check_passcode
 
 bp = Blueprint("pages", __name__)
 
@@ -104,13 +106,12 @@ class Entry:
 
 
 def entries() -> list[Entry]:
-    """List what a table can start, each game and Coinche after Belote."""
-    listed = []
-    for scorer in GAMES.values():
-        listed.append(Entry(scorer.name, scorer, {}))
-        if scorer.id == "belote":
-            listed.append(Entry(_("Coinche"), scorer, {"variant": "coinche"}))
-    return listed
+    """List what a table can start: each game, and the variants it offers on the home page."""
+    return [
+        Entry(name, scorer, preset)
+        for scorer in GAMES.values()
+        for name, preset in scorer.home_entries()
+    ]
 
 
 @bp.get("/")
@@ -148,7 +149,7 @@ def new_match(game: str) -> ResponseReturnValue:
 
 def known_names() -> list[str]:
     """Name the players this Tablescore knows, those who played most first, for suggestions."""
-    played = sorted(storage.players(get_db()), key=lambda row: (-row["matches"], row["name"]))
+    played = sorted(storage.list_players(get_db()), key=lambda row: (-row["matches"], row["name"]))
     return [row["name"] for row in played[:KNOWN_NAMES]]
 
 
@@ -178,14 +179,14 @@ def session_token(match_id: int) -> str | None:
     organiser's of the match's event."""
     token = session.get("scorer_tokens", {}).get(str(match_id))
     if token is None and session.get("event_tokens") and 0 < match_id <= matches.LARGEST_ID:
-        event_id = storage.event_of(get_db(), match_id)
+        event_id = storage.event_of_match(get_db(), match_id)
         token = session["event_tokens"].get(str(event_id))
     return token
 
 
 def phone(match_id: int) -> str:
     """Return the label of this browser's phone if it may score the match, or refuse (403)."""
-    matches.load_row(get_db(), match_id)
+    matches.read_record(get_db(), match_id)
     return access.device_for(get_db(), match_id, session_token(match_id))
 
 
@@ -194,28 +195,28 @@ def may_score(match_id: int) -> bool:
     return access.may_score(get_db(), match_id, session_token(match_id))
 
 
-def amendments(played: matches.Match) -> dict[str, Any]:
+def amendments(match: matches.Match) -> dict[str, Any]:
     """Return a match's corrections by round id and its removed rounds, for its sheet."""
     corrected: dict[int, list[dict[str, Any]]] = {}
-    for change in storage.amendments(get_db(), played.id):
+    for change in storage.amendments(get_db(), match.id):
         if change["action"] == "correct":
             corrected.setdefault(change["round_id"], []).append(change)
-    return {"corrected": corrected, "removed": played.removed}
+    return {"corrected": corrected, "removed": match.removed}
 
 
 def show_match(
-    played: matches.Match, form: Any, status: int = 200, **notice: Any
+    match: matches.Match, form: Any, status: int = 200, **notice: Any
 ) -> ResponseReturnValue:
     """Render the match page: the score bar, the form, the latest rounds, the chart."""
     page = render_template(
         "match.html",
-        match=played,
-        rows=played.played()[-played.scorer.recent :],
+        match=match,
+        rows=match.scored_rounds()[-match.scorer.recent :],
         form=form,
-        can_score=may_score(played.id),
-        guard={"expected": len(played.rounds) + 1},
+        can_score=may_score(match.id),
+        guard={"expected": len(match.rounds) + 1},
         **notice,
-        **amendments(played),
+        **amendments(match),
     )
     return page, status
 
@@ -228,55 +229,55 @@ def match(match_id: int) -> ResponseReturnValue:
     while it is still the latest round); after an undo, the form holds the round taken back
     (`?undone=<round id>`) so a slip is fixed without typing it all again.
     """
-    played = matches.load(get_db(), match_id)
-    recorded = latest(played, request.args.get("recorded"))
-    undone = taken_back(played, request.args.get("undone"))
-    form = played.scorer.round_form(
-        played.table, entered=undone.input if undone else None, state=played.replay.state
+    match = matches.load(get_db(), match_id)
+    recorded = latest(match, request.args.get("recorded"))
+    undone = taken_back(match, request.args.get("undone"))
+    form = round_form_of(match.scorer)(
+        match.table, entered=undone.input if undone else None, state=match.replay.state
     )
-    return show_match(played, form, recorded=recorded, undone=undone)
+    return show_match(match, form, recorded=recorded, undone=undone)
 
 
-def latest(played: matches.Match, round_id: str | None) -> matches.Round | None:
+def latest(match: matches.Match, round_id: str | None) -> matches.Round | None:
     """Return the match's latest round if it is the one named: the one an Undo may take back."""
-    last = played.rounds[-1] if played.rounds else None
+    last = match.rounds[-1] if match.rounds else None
     return last if last is not None and str(last.id) == round_id else None
 
 
-def taken_back(played: matches.Match, round_id: str | None) -> matches.Round | None:
+def taken_back(match: matches.Match, round_id: str | None) -> matches.Round | None:
     """Return the removed round named, if it was the last one when it was taken out."""
-    gone = next((r for r in played.removed if str(r.id) == round_id), None)
-    return gone if gone is not None and gone.n == len(played.rounds) + 1 else None
+    gone = next((r for r in match.removed if str(r.id) == round_id), None)
+    return gone if gone is not None and gone.n == len(match.rounds) + 1 else None
 
 
 @bp.get("/matches/<int:match_id>/sheet")
 def sheet(match_id: int) -> ResponseReturnValue:
     """Show every round of the match, with the chart as a table."""
-    played = matches.load(get_db(), match_id)
+    match = matches.load(get_db(), match_id)
     return render_template(
         "sheet.html",
-        match=played,
-        rows=played.played(),
-        can_score=may_score(played.id),
-        **amendments(played),
+        match=match,
+        rows=match.scored_rounds(),
+        can_score=may_score(match.id),
+        **amendments(match),
     )
 
 
 @bp.get("/matches/<int:match_id>/rounds/<int:n>/why")
 def why(match_id: int, n: int, **typed: Any) -> ResponseReturnValue:
     """Walk through one round rule by rule, with the numbers the table entered."""
-    played = matches.load(get_db(), match_id)
-    stored = played.round(n)
-    result = played.replay.rounds[n - 1]
-    before = played.replay.rounds[n - 2].totals if n > 1 else dict.fromkeys(result.totals, 0)
+    match = matches.load(get_db(), match_id)
+    stored = match.round(n)
+    result = match.replay.rounds[n - 1]
+    before = match.replay.rounds[n - 2].totals if n > 1 else dict.fromkeys(result.totals, 0)
     history = [
         c
-        for c in matches.changes(get_db(), match_id)
+        for c in matches.read_changes(get_db(), match_id)
         if c["round_id"] == stored.id and c["action"] in ROUND_ACTIONS
     ]
     return render_template(
         "why.html",
-        match=played,
+        match=match,
         stored=stored,
         result=result,
         before=before,
@@ -298,9 +299,9 @@ def edit_details(match_id: int) -> ResponseReturnValue:
     try:
         matches.edit_details(get_db(), match_id, sent, device)
     except Refusal as refusal:
-        played = matches.load(get_db(), match_id)
-        form = played.scorer.round_form(played.table, state=played.replay.state)
-        return show_match(played, form, 422, details_errors=refusal.message, typed_details=typed)
+        match = matches.load(get_db(), match_id)
+        form = round_form_of(match.scorer)(match.table, state=match.replay.state)
+        return show_match(match, form, 422, details_errors=refusal.message, typed_details=typed)
     flash(_("Saved."))
     return redirect(url_for(".match", match_id=match_id))
 
@@ -325,51 +326,51 @@ def note_round(match_id: int, n: int) -> ResponseReturnValue:
 @bp.get("/matches/<int:match_id>/rules")
 def rules(match_id: int) -> ResponseReturnValue:
     """Show the rules this match is played under, each with the rounds it scored."""
-    played = matches.load(get_db(), match_id)
+    match = matches.load(get_db(), match_id)
     applied = [
         (
             rule,
             [
                 stored.n
-                for stored, result in played.played()
+                for stored, result in match.scored_rounds()
                 if rule.applies and rule.applies(stored.input, result)
             ],
         )  # fmt: skip
         for rule in [
-            *played.scorer.rules(played.table.options),
-            *played.scorer.length_rule(played.table.options),
+            *match.scorer.rules(match.table.options),
+            *match.scorer.length_rule(match.table.options),
         ]
     ]
-    return render_template("rules.html", match=played, applied=applied)
+    return render_template("rules.html", match=match, applied=applied)
 
 
 @bp.get("/matches/<int:match_id>/whatif")
 def what_if(match_id: int) -> ResponseReturnValue:
     """Replay the match under other options, beside the real result; nothing is stored."""
-    played = matches.load(get_db(), match_id)
+    match = matches.load(get_db(), match_id)
     changed = {key: value for key, value in request.args.items() if value != ""}
     if not changed:
-        return render_template("whatif.html", match=played, other=None, changed={})
+        return render_template("whatif.html", match=match, other=None, changed={})
     try:
-        other = matches.what_if(played, changed).replay
+        other = matches.what_if(match, changed).replay
     except Refusal as refusal:
         page = render_template(
-            "whatif.html", match=played, other=None, changed=changed, refusal=refusal
+            "whatif.html", match=match, other=None, changed=changed, refusal=refusal
         )
         return page, 422
-    return render_template("whatif.html", match=played, other=other, changed=changed)
+    return render_template("whatif.html", match=match, other=other, changed=changed)
 
 
 @bp.post("/matches/<int:match_id>/rounds")
 def add_round(match_id: int) -> ResponseReturnValue:
     """Record the next round, or apply a card tap made without JavaScript."""
     device = phone(match_id)
-    played = matches.load(get_db(), match_id)
-    form = played.scorer.round_form(played.table, request.form, state=played.replay.state)
+    match = matches.load(get_db(), match_id)
+    form = round_form_of(match.scorer)(match.table, request.form, state=match.replay.state)
     if form.follow_taps(request.form):
-        return show_match(played, form)
+        return show_match(match, form)
     key = request.form.get("idempotency_key") or None
-    expected = whole(request.form.get("expected"))
+    expected = read_int(request.form.get("expected"))
     recorded, status = submit(
         form, lambda data: matches.add_round(get_db(), match_id, data, device, key, expected)
     )
@@ -380,14 +381,14 @@ def add_round(match_id: int) -> ResponseReturnValue:
     return show_match(matches.load(get_db(), match_id), form, status)
 
 
-def whole(text: str | None) -> int | None:
+def read_int(text: str | None) -> int | None:
     """Read a whole number a form carries in a hidden field, or None."""
     return int(text) if text and text.isdigit() and len(text) < 12 else None
 
 
-def seen_in(form: Any) -> matches.Seen | None:
+def read_seen(form: Any) -> matches.Seen | None:
     """Read the round id and version a correction or removal form was shown for."""
-    round_id, version = whole(form.get("round_id")), whole(form.get("version"))
+    round_id, version = read_int(form.get("round_id")), read_int(form.get("version"))
     return None if round_id is None or version is None else matches.Seen(round_id, version)
 
 
@@ -395,16 +396,16 @@ def seen_in(form: Any) -> matches.Seen | None:
 def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     """Correct a past round; every later round is scored again."""
     device = phone(match_id)
-    played = matches.load(get_db(), match_id)
-    stored = played.round(n)
-    state = played.state_before(n)
+    match = matches.load(get_db(), match_id)
+    stored = match.round(n)
+    state = match.state_before(n)
     if request.method == "GET":
-        form = played.scorer.round_form(played.table, entered=stored.input, state=state)
-        return edit_page(played, stored, form)
-    form = played.scorer.round_form(played.table, request.form, state=state)
+        form = round_form_of(match.scorer)(match.table, entered=stored.input, state=state)
+        return edit_page(match, stored, form)
+    form = round_form_of(match.scorer)(match.table, request.form, state=state)
     if form.follow_taps(request.form):
-        return edit_page(played, stored, form)
-    seen = seen_in(request.form)
+        return edit_page(match, stored, form)
+    seen = read_seen(request.form)
     key = request.form.get("idempotency_key") or None
     corrected, status = submit(
         form,
@@ -414,21 +415,21 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
         flash(
             _(
                 "%(round)s %(n)s corrected; everything after it was scored again.",
-                round=played.scorer.round_name,
+                round=match.scorer.round_name,
                 n=n,
             )
         )
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
-    return edit_page(played, stored, form, status)
+    return edit_page(match, stored, form, status)
 
 
 def edit_page(
-    played: matches.Match, stored: matches.Round, form: Any, status: int = 200
+    match: matches.Match, stored: matches.Round, form: Any, status: int = 200
 ) -> ResponseReturnValue:
     """Render the correction form of a round, for the version of it this phone was shown."""
     guard = {"round_id": stored.id, "version": stored.version}
     page = render_template(
-        "edit_round.html", match=played, n=stored.n, stored=stored, form=form, guard=guard
+        "edit_round.html", match=match, n=stored.n, stored=stored, form=form, guard=guard
     )
     return page, status
 
@@ -441,24 +442,24 @@ def remove_round(match_id: int, n: int) -> ResponseReturnValue:
     another phone changed the sheet, removes nothing else.
     """
     device = phone(match_id)
-    played = matches.load(get_db(), match_id)
-    seen = seen_in(request.form)
+    match = matches.load(get_db(), match_id)
+    seen = read_seen(request.form)
     if seen is None:
-        seen = matches.Seen(played.round(n).id, played.round(n).version)
-    where = next((r for r in played.rounds if r.id == seen.round_id), None)
+        seen = matches.Seen(match.round(n).id, match.round(n).version)
+    where = next((r for r in match.rounds if r.id == seen.round_id), None)
     if where is None:
-        flash(_("%(round)s %(n)s was already removed.", round=played.scorer.round_name, n=n))
+        flash(_("%(round)s %(n)s was already removed.", round=match.scorer.round_name, n=n))
         return redirect(url_for(".match", match_id=match_id))
     undo = request.form.get("undo") == "1"
     if not undo and request.form.get("confirmed") != "1":
-        return render_template("remove_round.html", match=played, stored=where)
-    played = matches.remove_round(get_db(), match_id, where.n, device, seen=seen)
+        return render_template("remove_round.html", match=match, stored=where)
+    match = matches.remove_round(get_db(), match_id, where.n, device, seen=seen)
     if undo:
         return redirect(url_for(".match", match_id=match_id, undone=seen.round_id))
     flash(
         _(
             "%(round)s %(n)s removed; everything after it was scored again.",
-            round=played.scorer.round_name,
+            round=match.scorer.round_name,
             n=where.n,
         )
     )
@@ -470,15 +471,15 @@ def restore_round(match_id: int, round_id: int) -> ResponseReturnValue:
     """Put a removed round back where it stood; everything after it is scored again."""
     device = phone(match_id)
     try:
-        played = matches.restore_round(get_db(), match_id, round_id, device)
+        match = matches.restore_round(get_db(), match_id, round_id, device)
     except matches.Conflict as conflict:
         flash(str(conflict))
         return redirect(url_for(".sheet", match_id=match_id, _anchor="removed-title"))
-    n = played.recorded
+    n = match.recorded
     flash(
         _(
             "%(round)s %(n)s restored; everything after it was scored again.",
-            round=played.scorer.round_name,
+            round=match.scorer.round_name,
             n=n,
         )
     )
@@ -498,7 +499,7 @@ def rematch(match_id: int) -> ResponseReturnValue:
 def handoff(match_id: int) -> ResponseReturnValue:
     """Let another phone score: a one-time code as a link and a QR code, and who may score."""
     phone(match_id)
-    played = matches.load(get_db(), match_id)
+    match = matches.load(get_db(), match_id)
     code = link = qr = None
     if request.method == "POST":
         code = access.offer(get_db(), match_id)
@@ -512,7 +513,7 @@ def handoff(match_id: int) -> ResponseReturnValue:
     ]
     return render_template(
         "handoff.html",
-        match=played,
+        match=match,
         code=code,
         link=link,
         qr=qr,

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from wtforms import BooleanField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.form import BaseForm
 
-from scorebook import matches
+from scorebook import matches, storage
 from scorers import GAMES
 
 bp = Blueprint("patterns", __name__)
@@ -71,8 +71,9 @@ def sample(game: str) -> matches.Match:
         matches.Round(n, n, scorer.read_round(table, data), AT, None)
         for n, data in enumerate(entered, start=1)
     ]
-    row = {"id": 0, "uid": "sample", "game": game, "created_utc": AT}
-    return matches.played(row, table, rounds)
+    replay = scorer.replay(table, [r.input for r in rounds])
+    details = dict.fromkeys(storage.DETAILS)
+    return matches.Match(0, "sample", scorer, table, AT, rounds, replay, details=details)
 
 
 def corrected(played: matches.Match) -> dict[int, list[dict[str, Any]]]:

@@ -4,6 +4,7 @@ then written as SVG or drawn as PNG by Pillow, right to left in Persian and Arab
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -111,7 +112,7 @@ def heading(picture: Picture, title: str, sub: str) -> None:
 
 
 def of_match(match: Match, rtl: bool) -> Picture:
-    """Lay out a finished match as its game draws it: a Gaigel slate, else the column sheet."""
+    """Lay out a finished match as its game draws it: the column sheet, or a slate of strokes."""
     picture = Picture(rtl)
     details = match.details
     day = (details.get("played_at") or match.created_utc)[:10]
@@ -124,10 +125,7 @@ def of_match(match: Match, rtl: bool) -> Picture:
         names = [", ".join(match.table.teams[side])[:22] for side in sides]
         picture.line(*across(columns(len(sides)), names, 10, colour=MUTED))
     picture.rule()
-    if match.scorer.id == "gaigel" and match.table.options.get("mode") != "three":
-        slate(picture, match, sides)
-    else:
-        sheet(picture, match, sides)
+    DRAWINGS[match.scorer.picture_kind(match.table)](picture, match, sides)
     if details.get("note"):
         picture.line(Text(MARGIN, 0, details["note"], 12, colour=MUTED))
     picture.height += MARGIN
@@ -166,6 +164,10 @@ def slate(picture: Picture, match: Match, sides: list[str]) -> None:
         n=n, round=match.scorer.round_word, rounds=match.scorer.rounds_word
     )
     picture.line(Text(MARGIN, 0, played, 11, colour=MUTED))
+
+
+DRAWINGS: dict[str, Callable[[Picture, Match, list[str]], None]] = {"sheet": sheet, "slate": slate}
+"""How a finished match is drawn, by the kind its scorer asks for (`Scorer.picture_kind`)."""
 
 
 def tally(strokes: int) -> str:

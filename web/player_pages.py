@@ -15,11 +15,12 @@ from scorebook import access, players, ratings, storage
 from scorers.forms import RefusalOnFields
 from scorers.words import lazy
 
-from . import PASSCODE_HEADER, check_passcode, get_db
 from .chart import rating_line
+from .db import get_db
 from .json_body import body, require_json
 from .openapi_parts import PASSCODE, answer, ref
 from .pages import submit
+from .passcode import PASSCODE_HEADER, check_passcode
 from .present import summary_json
 
 bp = Blueprint("players", __name__)
@@ -72,7 +73,7 @@ def player_json(player: players.Player) -> dict[str, Any]:
         ],
         "ratings": [
             {key: rating[key] for key in ("game", "variant", "rating", "matches", "ranked")}
-            for rating in ratings.of_player(get_db(), players.key(player.name))
+            for rating in ratings.list_ratings(get_db(), players.make_key(player.name))
         ],
         "matches": [summary_json(row) for row in player.recent.rows],
         "matches_total": player.recent.total,
@@ -91,7 +92,7 @@ def listing_json() -> ResponseReturnValue:
                 "wins": listed.wins,
                 "url": url_for(".profile_json", name=listed.name, _external=True),
             }
-            for listed in players.everyone(get_db())
+            for listed in players.list_players(get_db())
         ]
     )
 
@@ -120,7 +121,7 @@ def exempt_json(state: BlueprintSetupState) -> None:
 @bp.get("/players")
 def listing() -> ResponseReturnValue:
     """List who has played, each linking to their page."""
-    return render_template("players/list.html", everyone=players.everyone(get_db()))
+    return render_template("players/list.html", everyone=players.list_players(get_db()))
 
 
 RIVALS_SHOWN = 10
@@ -134,14 +135,14 @@ def show(name: str, form: RenameForm, status: int = 200) -> ResponseReturnValue:
     if request.args.get("opponents") != "all" and len(rivals) > RIVALS_SHOWN:
         most = sorted(rivals, key=lambda rivalry: -rivalry.matches)[:RIVALS_SHOWN]
         rivals = [rivalry for rivalry in rivals if rivalry in most]
-    played_in = storage.events_of(get_db(), players.key(player.name))
+    played_in = storage.events_of_player(get_db(), players.make_key(player.name))
     page = render_template(
         "players/player.html",
         player=player,
         rivals=rivals,
         form=form,
         events=played_in,
-        ratings=ratings.of_player(get_db(), players.key(player.name)),
+        ratings=ratings.list_ratings(get_db(), players.make_key(player.name)),
         rating_line=rating_line,
     )
     return page, status

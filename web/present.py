@@ -6,9 +6,10 @@ from typing import Any
 
 from flask import url_for
 
-from scorebook.matches import Match, Round
+from scorebook.matches import Match
+from scorebook.round_json import round_json
 from scorers import Scorer
-from scorers.base import Option, RoundResult, seats
+from scorers.base import Option, seats
 
 
 def game_json(scorer: Scorer) -> dict[str, Any]:
@@ -42,24 +43,6 @@ def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str
     return described
 
 
-def round_json(stored: Round, result: RoundResult) -> dict[str, Any]:
-    """Return one round: as entered, what it scored, why, and the totals after it."""
-    return {
-        "id": stored.id,
-        "version": stored.version,
-        "n": stored.n,
-        "input": stored.input,
-        "scores": result.scores,
-        "explanation": result.explanation,
-        "totals": result.totals,
-        **({} if result.dealer is None else {"dealer": result.dealer}),
-        **result.extra,
-        "entered_at": stored.entered_utc,
-        "corrected_at": stored.corrected_utc,
-        "note": stored.note,
-    }
-
-
 def match_json(match: Match) -> dict[str, Any]:
     """Return the whole match with its replayed state."""
     replay = match.replay
@@ -69,7 +52,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "options": dict(match.table.options),
         "players": list(match.table.players),
         "teams": None if match.table.teams is None else dict(match.table.teams),
-        "rounds": [round_json(stored, result) for stored, result in match.played()],
+        "rounds": [round_json(stored, result) for stored, result in match.scored_rounds()],
         "totals": replay.totals,
         "status": replay.status,
         "winner": replay.winner,

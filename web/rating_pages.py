@@ -11,7 +11,7 @@ from scorebook import matches, ratings
 from scorers import GAMES
 from scorers.elo import RANKED_AFTER, SCALE, START, K
 
-from . import get_db
+from .db import get_db
 from .openapi_parts import answer, refusal
 
 bp = Blueprint("ratings", __name__)
@@ -19,10 +19,11 @@ bp = Blueprint("ratings", __name__)
 
 @bp.get("/ratings")
 def leaderboard() -> ResponseReturnValue:
-    """Show a game's leaderboards, one per variant (Belote by default)."""
-    game = request.args.get("game") or "belote"
-    scorer = matches.scorer_for(game)
-    boards = ratings.leaderboard(get_db(), scorer.id)
+    """Show a game's leaderboards, one per variant (by default the first game played in teams
+    the registry lists: Belote)."""
+    game = request.args.get("game") or next(scorer.id for scorer in GAMES.values() if scorer.teams)
+    scorer = matches.find_scorer(game)
+    boards = ratings.rank_boards(get_db(), scorer.id)
     return render_template(
         "ratings/leaderboard.html", scorer=scorer, boards=boards, ranked_after=RANKED_AFTER
     )
@@ -39,13 +40,13 @@ def method() -> ResponseReturnValue:
 @bp.get("/api/ratings")
 def leaderboard_json() -> ResponseReturnValue:
     """List a game's players by rating, best first, one list per variant."""
-    scorer = matches.scorer_for(request.args.get("game"))
+    scorer = matches.find_scorer(request.args.get("game"))
     return jsonify(
         game=scorer.id,
         ranked_after=RANKED_AFTER,
         boards=[
             {key: board[key] for key in ("variant", "variant_key", "players", "unranked")}
-            for board in ratings.leaderboard(get_db(), scorer.id)
+            for board in ratings.rank_boards(get_db(), scorer.id)
         ],
     )
 

@@ -11,7 +11,7 @@ from scorebook import events, matches
 from scorers.base import FINISHED
 from scorers.words import RIGHT_TO_LEFT, _
 
-from . import get_db
+from .db import get_db
 from .picture import Picture, of_match, of_standings, png, svg
 
 bp = Blueprint("share", __name__)

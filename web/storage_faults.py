@@ -8,11 +8,12 @@ new, empty one).
 from __future__ import annotations
 
 import os
-import sqlite3
 
 from flask import Flask, current_app
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+
+from scorebook import storage
 
 from .errors import answer
 
@@ -22,7 +23,7 @@ UNAVAILABLE = 503
 def register(app: Flask) -> None:
     """Check the database file before each request and answer storage faults with a 503."""
     app.before_request(file_still_there)
-    app.register_error_handler(sqlite3.OperationalError, storage_fault)
+    app.register_error_handler(storage.Unavailable, storage_fault)
 
 
 def file_still_there() -> ResponseReturnValue | None:
@@ -39,7 +40,7 @@ def file_still_there() -> ResponseReturnValue | None:
     )
 
 
-def storage_fault(error: sqlite3.OperationalError) -> ResponseReturnValue:
+def storage_fault(error: storage.Unavailable) -> ResponseReturnValue:
     """Answer a write the storage refused: nothing was saved, and say why."""
     said = str(error).lower()
     if "full" in said:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -35,11 +34,13 @@ from scorebook import access, storage, transfer
 from scorebook.matches import Conflict
 from scorers import Refusal
 
-from . import PASSCODE_HEADER, check_passcode, get_db, limiter
+from .db import get_db
 from .errors import answer
 from .language import chosen
+from .limits import limiter
 from .openapi_parts import PASSCODE, refusal
 from .pages import keep_token
+from .passcode import PASSCODE_HEADER, check_passcode
 
 bp = Blueprint("transfer", __name__, cli_group=None)
 
@@ -54,7 +55,7 @@ def allow_whole_histories(_endpoint: str | None, _values: dict[str, Any] | None)
     # reads the form: the limit must be in place before the body is first read.
     request.max_content_length = IMPORT_LIMIT
     if current_app.config["IMPORT_APART"]:
-        # The import's own process checks the body (transfer.parse): walking megabytes here
+        # The import's own process checks the body (transfer.parse_export): walking megabytes here
         # would hold this process's threads, the tables' among them, for a quarter second.
         g.json_body_checked = True
 
@@ -161,7 +162,7 @@ def imported(data: bytes) -> transfer.Outcome:
     """
     if current_app.config["IMPORT_APART"]:
         return transfer.import_apart(current_app.config["DATABASE"], data, chosen())
-    return transfer.import_history(get_db(), transfer.parse(data))
+    return transfer.import_history(get_db(), transfer.parse_export(data))
 
 
 @bp.post("/api/import")
@@ -217,7 +218,7 @@ def export_command(file: str) -> None:
 def import_command(file: str) -> None:
     """Import the matches of an export FILE: every new one, or none if one is refused."""
     try:
-        outcome = transfer.import_history(get_db(), transfer.parse(Path(file).read_bytes()))
+        outcome = transfer.import_history(get_db(), transfer.parse_export(Path(file).read_bytes()))
     except Refusal as refusal:
         raise click.ClickException(refusal.message) from None
     except Conflict as busy:
@@ -233,8 +234,8 @@ def backup_command(file: str) -> None:
     """Copy the whole database into FILE with SQLite's backup, safe while the app runs."""
     database = current_app.config["DATABASE"]
     try:
-        transfer.backup(database, file)
-    except sqlite3.Error as error:
+        storage.backup(database, file)
+    except storage.Fault as error:
         raise click.ClickException(f"Could not back up into {file}: {error}.") from None
     click.echo(f"Backed up {database} to {os.path.abspath(file)}.")
 

@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,26 @@ def connect(path: str) -> Database:
 
 
 @contextmanager
+def opened(path: str) -> Iterator[Database]:
+    """Open a connection of its own for as long as the block runs (a stream outliving its
+    request), and close it after."""
+    db = connect(path)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def backup(path: str, target: str) -> None:
+    """Copy the database into `target` with SQLite's online backup, safe while phones score.
+
+    :raises Fault: either file could not be read or written.
+    """
+    with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(target)) as copy:
+        source.backup(copy)
+
+
+@contextmanager
 def writing(db: Database) -> Iterator[None]:
     """Make one change as one transaction that holds the write lock from its first read.
 
@@ -81,7 +101,7 @@ def writing(db: Database) -> Iterator[None]:
 def reading(db: Database) -> Iterator[None]:
     """Read as of one moment: every read inside sees the same state, whatever is written
     meanwhile (WAL gives a read transaction its snapshot). Inside a change, that change's."""
-    if db.conn.in_transaction:
+    if in_transaction(db):
         yield
         return
     db.execute("BEGIN")
@@ -89,6 +109,11 @@ def reading(db: Database) -> Iterator[None]:
         yield
     finally:
         db.conn.rollback()
+
+
+def in_transaction(db: Database) -> bool:
+    """Say whether the connection is inside a change, or a read as of one moment, already."""
+    return db.conn.in_transaction
 
 
 def path_of(db: Database) -> str:

@@ -68,7 +68,7 @@ def entrants(db: Database, event_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def withdraw(db: Database, event_id: int, name: str, from_round: int) -> None:
+def withdraw_entrant(db: Database, event_id: int, name: str, from_round: int) -> None:
     """Draw an entrant no more from this round on."""
     db.execute(
         "update event_entrants set withdrawn_round = ? where event_id = ? and name = ?",
@@ -114,12 +114,12 @@ def table_matches(db: Database, event_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def close(db: Database, event_id: int) -> None:
+def close_event(db: Database, event_id: int) -> None:
     """Close the event: its last round's matches can no longer be changed."""
     db.execute("update events set closed_utc = ? where id = ?", [now_utc(), event_id])
 
 
-def events_of(db: Database, player_key: str) -> list[dict[str, Any]]:
+def events_of_player(db: Database, player_key: str) -> list[dict[str, Any]]:
     """The events a player sat at a table of, newest first."""
     return rows(
         db,
@@ -130,7 +130,7 @@ def events_of(db: Database, player_key: str) -> list[dict[str, Any]]:
     )
 
 
-def round_closed(db: Database, event_id: int, n: int) -> bool:
+def is_round_closed(db: Database, event_id: int, n: int) -> bool:
     """Say whether round n of an event is closed: a later round is drawn, or the event is."""
     query = (
         "select exists (select 1 from event_rounds where event_id = ? and round > ?) "
@@ -152,7 +152,7 @@ def event_stamp(db: Database, event_id: int) -> str:
     return db.execute(query, {"id": event_id}).fetchone()[0]
 
 
-def event_of(db: Database, match_id: int) -> int | None:
+def event_of_match(db: Database, match_id: int) -> int | None:
     """Return the event a match is played in, if any."""
     found = db.execute("select event_id from matches where id = ?", [match_id]).fetchone()
     return found[0] if found else None

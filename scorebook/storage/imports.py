@@ -41,12 +41,22 @@ def begin_import(db: Database, at: str) -> int:
     return import_id
 
 
+def stored_under(db: Database, uid: str) -> tuple[int, int | None, str | None] | None:
+    """Return the match stored under this uid, if one is: its id, the import still bringing it
+    in (None once it is in sight), and the holder of that import's lock."""
+    query = (
+        "select m.id, m.import_id, i.holder from matches m "
+        "left join imports i on i.id = m.import_id where m.uid = ?"
+    )
+    return db.execute(query, [uid]).fetchone()
+
+
 def holder_file(db: Database, holder: str) -> str:
     """Name the lock file an import's process holds while it stores its matches."""
     return f"{path_of(db)}.import-{holder}.lock"
 
 
-def alive(db: Database, holder: str | None) -> bool:
+def holder_alive(db: Database, holder: str | None) -> bool:
     """Say whether the process storing an import still holds its lock; forget it if not."""
     if holder is None:
         return False
@@ -72,7 +82,7 @@ def drop_dead_imports(db: Database) -> bool:
     dead = [
         import_id
         for import_id, holder in db.execute("select id, holder from imports").fetchall()
-        if not alive(db, holder)
+        if not holder_alive(db, holder)
     ]
     for import_id in dead:
         drop_import(db, import_id)
@@ -86,7 +96,7 @@ def checkpoint(db: Database) -> None:
     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
-def let_go(import_id: int) -> None:
+def release_import(import_id: int) -> None:
     """Release an ended import's lock file, once its end is committed."""
     held = HELD_IMPORTS.pop(import_id, None)
     if held is not None:

@@ -3,6 +3,8 @@ requests already answered, and the cached result of its last replay.
 
 Storage knows nothing of the rules: it keeps what the table entered and the cached result of
 the last replay, which the matches use-case rewrites in the same transaction as every change.
+Only the words for a match's status are the scorers' own, taken from them: a match starts
+`PLAYING`, and what it counts for its players changes once it is `FINISHED`.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from typing import Any
 import orjson
 from sqlite_utils import Database
 
+from scorers.base import FINISHED, PLAYING
+
 from .database import add, decoded, rows, update
 from .player_book import tally
-
-FINISHED = "finished"
-"""A match's status once it is over (the scorers' own word for it)."""
 
 
 def insert_match(
@@ -57,7 +58,7 @@ def insert_match(
                 "teams_json": None if teams is None else json.dumps(teams),
                 "created_utc": at,
                 "updated_utc": at,
-                "status": "playing",
+                "status": PLAYING,
                 "winner": None,
                 "totals_json": json.dumps(totals),
                 "rounds_played": 0,
@@ -126,6 +127,90 @@ def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     return decoded(found[0]) if found else None
 
 
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match's row as stored: its table, the result its last replay cached, the event it is
+    played at and what it says of itself."""
+
+    id: int
+    uid: str
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    teams: dict[str, tuple[str, ...]] | None
+    created_utc: str
+    status: str
+    totals: dict[str, int]
+    rounds_played: int
+    rematch_of: int | None
+    event: dict[str, int] | None
+    """Its event's id, round and table, if it is an event's."""
+    details: dict[str, str | None]
+    """Its note, place and the moment it was played (DETAILS)."""
+
+
+@dataclass
+class Round:
+    """A round as entered and stored, numbered by its place among the rounds that count."""
+
+    id: int
+    n: int
+    input: dict[str, Any]
+    entered_utc: str
+    corrected_utc: str | None
+    version: int = 1
+    """1 as entered, one more at each correction."""
+    removed_utc: str | None = None
+    """When it was taken out, for a removed round."""
+    note: str | None = None
+    """What the table wrote beside it ("misdeal, dealt again")."""
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as stored, all its page needs before a replay: its row, the rounds that count
+    and the rounds taken out and not put back."""
+
+    record: MatchRecord
+    rounds: list[Round]
+    removed: list[Round]
+
+
+def read_match(db: Database, match_id: int) -> StoredMatch | None:
+    """Return a match with its rounds, or None."""
+    record = read_record(db, match_id)
+    if record is None:
+        return None
+    live = [Round(n=n, **row) for n, row in enumerate(live_rounds(db, match_id), start=1)]
+    return StoredMatch(record, live, removed_rounds(db, match_id))
+
+
+def read_record(db: Database, match_id: int) -> MatchRecord | None:
+    """Return a match's row as a record, without its rounds, or None."""
+    row = get_match(db, match_id)
+    if row is None:
+        return None
+    teams = row["teams"]
+    event = row["event_id"]
+    return MatchRecord(
+        id=row["id"],
+        uid=row["uid"],
+        game=row["game"],
+        players=tuple(row["players"]),
+        options=row["options"],
+        teams=None if teams is None else {name: tuple(seats) for name, seats in teams.items()},
+        created_utc=row["created_utc"],
+        status=row["status"],
+        totals=row["totals"],
+        rounds_played=row["rounds_played"],
+        rematch_of=row["rematch_of"],
+        event=None
+        if event is None
+        else {"id": event, "round": row["event_round"], "table": row["event_table"]},
+        details={name: row[name] for name in DETAILS},
+    )
+
+
 def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return the rounds that count, in the order they were entered, with their input decoded."""
     # Every change reads them all, so only the columns a replay needs are read and decoded.
@@ -147,17 +232,22 @@ def live_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def removed_rounds(db: Database, match_id: int) -> list[dict[str, Any]]:
+def removed_rounds(db: Database, match_id: int) -> list[Round]:
     """Return the rounds taken out of a match and not put back, in the order they were removed."""
     # Numbered where each stood when it was last removed, as the log says.
     query = """
-        select r.id, r.input_json, r.entered_utc, r.corrected_utc, r.removed_utc, r.version,
-            r.note, (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
-             order by c.id desc limit 1) as n
+        select r.id, (select c.n from changes c where c.round_id = r.id and c.action = 'remove'
+             order by c.id desc limit 1) as n, r.input_json, r.entered_utc, r.corrected_utc,
+            r.version, r.removed_utc, r.note
         from rounds r where r.match_id = ? and r.removed_utc is not null
         order by r.removed_utc, r.id
     """
-    return [decoded(row) for row in rows(db, query, [match_id])]
+    return [
+        Round(round_id, n, orjson.loads(text), entered, corrected, version, removed, note)
+        for round_id, n, text, entered, corrected, version, removed, note in db.execute(
+            query, [match_id]
+        )
+    ]
 
 
 def insert_round(db: Database, match_id: int, entered: dict, at: str) -> int:
@@ -172,6 +262,11 @@ def replace_round(db: Database, round_id: int, entered: dict, at: str) -> None:
         "update rounds set input_json = ?, corrected_utc = ?, version = version + 1 where id = ?",
         [json.dumps(entered), at, round_id],
     )
+
+
+def set_round_as_exported(db: Database, round_id: int, version: int, note: str | None) -> None:
+    """Write the version a round of an imported history had reached, and its note."""
+    update(db, "rounds", round_id, {"version": version, "note": note})
 
 
 def mark_removed(db: Database, round_id: int, at: str) -> None:
@@ -233,7 +328,7 @@ def replayed_request(db: Database, match_id: int, key: str) -> Request | None:
     return Request(*row) if row else None
 
 
-def remember_key(db: Database, match_id: int, key: str, made: Request, at: str) -> None:
+def remember_request(db: Database, match_id: int, key: str, made: Request, at: str) -> None:
     """Note which change a request's idempotency key made."""
     row = {"match_id": match_id, "key": key, "round_id": made.round_id, "at_utc": at}
     add(db, "replays", row | {"action": made.action, "fingerprint": made.fingerprint})

@@ -42,7 +42,7 @@ def tally(db: Database, match_id: int, sign: int) -> None:
         db.execute(query.format(matches="s.match_id = :match"), {"match": match_id, "sign": sign})
 
 
-def players(db: Database) -> list[dict[str, Any]]:
+def list_players(db: Database) -> list[dict[str, Any]]:
     """Return every player: the name they go by, how many matches they played and won."""
     query = """
         select p.name, sum(r.matches) as matches, sum(r.wins) as wins
@@ -59,13 +59,13 @@ def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
     return {row["key"]: row["name"] for row in db.query(query, keys)}
 
 
-def records(db: Database, player_key: str) -> list[dict[str, Any]]:
+def player_records(db: Database, player_key: str) -> list[dict[str, Any]]:
     """Return a player's matches, finished ones, wins and final totals, per game variant."""
     query = "select * from records where player_key = ? and matches > 0"
     return [decoded(row) for row in db.query(query, [player_key])]
 
 
-def rivals(db: Database, player_key: str) -> list[dict[str, Any]]:
+def player_rivals(db: Database, player_key: str) -> list[dict[str, Any]]:
     """Return, per opponent, the matches a player sat on the other side of, won and lost."""
     query = "select * from rivalries where player_key = ? and matches > 0"
     return list(db.query(query, [player_key]))

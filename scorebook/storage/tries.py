@@ -42,7 +42,7 @@ def count_try(database: str, key: str, window: float, amount: int = 1) -> int:
     return row[0]
 
 
-def tries(database: str, key: str) -> int:
+def tries_of(database: str, key: str) -> int:
     """Return the tries of `key` in its window still open (0 once it closed)."""
     with connected(database) as db:
         row = db.execute(
@@ -58,7 +58,7 @@ def window_closes(database: str, key: str) -> float | None:
     return row[0] if row else None
 
 
-def forget(database: str, key: str | None = None) -> int:
+def forget_tries(database: str, key: str | None = None) -> int:
     """Forget the count of `key`, or every count; return how many were forgotten."""
     with connected(database) as db:
         if key is None:

@@ -2,4 +2,7 @@
 
 from .scorer import Barbu
 
-__all__ = ["Barbu"]
+SCORER = Barbu()
+"""The game as the registry offers it."""
+
+__all__ = ["SCORER", "Barbu"]

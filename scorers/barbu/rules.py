@@ -209,7 +209,7 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
         raise Refusal(_("A hand must be an object with contract, taken and doubles."))
     contract = data.get("contract")
     if not isinstance(contract, str) or contract not in CONTRACTS:
-        choices = explain.names([str(name) for name in CONTRACTS.values()], _("or"))
+        choices = explain.either(CONTRACTS.values())
         raise Refusal.at(
             "contract", _("The contract is one of: {choices}.").format(choices=choices)
         )
@@ -225,13 +225,9 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
     known = {"declarer", "contract", "taken", "doubles"}
     if contract == "no_hearts":
         known.add("ace_of_hearts")
-    for unknown in sorted(set(data) - known):
-        problems.add(
-            unknown,
-            _("A {contract} hand has no field {field}.").format(
-                contract=CONTRACTS[contract], field=repr(unknown)
-            ),
-        )
+    problems.add_unknown(
+        data, known, _("A {contract} hand has no field {field}."), contract=CONTRACTS[contract]
+    )
     problems.raise_any()
     return hand
 

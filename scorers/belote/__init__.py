@@ -2,4 +2,7 @@
 
 from .scorer import Belote
 
-__all__ = ["Belote"]
+SCORER = Belote()
+"""The game as the registry offers it."""
+
+__all__ = ["SCORER", "Belote"]

@@ -33,10 +33,9 @@ CAPOT_LAST_TRICK = 100
 BELOTE = 20
 MAX_BELOTES = 4
 """All trump under official rules: a belote in each suit, held by either team."""
-ANNOUNCEMENTS = {
-    lazy("tierce"): 20,
-    lazy("cinquante"): 50,
-    lazy("cent"): 100,
+SEQUENCES = {lazy("tierce"): 20, lazy("cinquante"): 50, lazy("cent"): 100}
+"""The runs of three, four and five cards: worth the same whatever the trump and the rules."""
+ANNOUNCEMENTS = SEQUENCES | {
     lazy("carré"): 100,
     lazy("carré de 9"): 150,
     lazy("carré de valets"): 200,
@@ -51,19 +50,13 @@ MULTIPLIERS = {"none": 1, "coinche": 2, "surcoinche": 4}
 BASE = 160
 CAPOT_BASE = 250
 
-NO_TRUMP_ANNOUNCEMENTS = {
-    lazy("tierce"): 20,
-    lazy("cinquante"): 50,
-    lazy("cent"): 100,
+NO_TRUMP_ANNOUNCEMENTS = SEQUENCES | {
     lazy("carré (K, Q, J, 9)"): 100,
     lazy("carré de 10"): 150,
     lazy("carré d'as"): 200,
 }
 """Official no-trump announcements: aces and tens lead (FFB §11.2); 7s and 8s are worth nothing."""
-OFFICIAL_ANNOUNCEMENTS = {
-    lazy("tierce"): 20,
-    lazy("cinquante"): 50,
-    lazy("cent"): 100,
+OFFICIAL_ANNOUNCEMENTS = SEQUENCES | {
     lazy("carré (A, 10, K, Q)"): 100,
     lazy("carré de 9"): 150,
     lazy("carré de valets"): 200,
@@ -264,7 +257,7 @@ def read_announcements(table: Table, given: Any) -> dict[str, int]:
                 "Under official rules only one team's announcements count: the team with the "
                 "best announcement scores all of its own and the other team none (equal best: "
                 "nobody scores). Enter the announcements of {teams} only, or of neither."
-            ).format(teams=explain.names(list(announced), _("or"))),
+            ).format(teams=explain.either(announced)),
         )
     return announced
 
@@ -392,7 +385,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
     trump = data.get("trump")
     allowed = TRUMPS if options["variant"] == "coinche" else TRUMPS[:-1]
     if trump not in allowed:
-        trumps = explain.names([str(TRUMP_LABELS[t]) for t in allowed], _("or"))
+        trumps = explain.either(TRUMP_LABELS[t] for t in allowed)
         problems.add("trump", _("Choose the trump: {trumps}.").format(trumps=trumps))
     deal["trump"] = trump
     for name in ("capot", "belote"):
@@ -402,8 +395,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
         deal["announcements"] = read_announcements(table, data.get("announcements"))
     with problems.collect():
         deal |= read_contract(options, data)
-    for unknown in sorted(set(data) - DEAL_FIELDS):
-        problems.add(unknown, _("A deal has no field {field}.").format(field=repr(unknown)))
+    problems.add_unknown(data, DEAL_FIELDS, _("A deal has no field {field}."))
     problems.raise_any()
     with problems.collect():
         belotes = read_belotes(table, data.get("belotes"), deal["belote"], trump)

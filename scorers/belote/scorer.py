@@ -1,43 +1,18 @@
-"""Belote and Coinche: the scorer (options, replay with the litige reserve) and the deal form."""
+"""Belote and Coinche: the scorer (options, replay with the litige reserve)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from wtforms import (
-    BooleanField,
-    Form,
-    FormField,
-    HiddenField,
-    RadioField,
-    SelectChoice,
-)
-from wtforms.fields import Field
-from wtforms.validators import Optional
-
 from .. import explain
-from ..base import (
-    FINISHED,
-    FIRST_DEALER,
-    MATCH_DEALS,
-    RIGHT,
-    Option,
-    Replay,
-    RoundResult,
-    Rule,
-    Scorer,
-    Table,
-    dealing_rule,
-)
+from ..base import FINISHED, RIGHT, Entered, Replay, RoundResult, Rounds, Rule, Scorer, Table
 from ..draw import Record
-from ..forms import Number, RoundForm, SeatList
+from ..options import FIRST_DEALER, MATCH_DEALS, Option, choice_option, target_option
 from ..refusal import Refusal
 from ..words import _, lazy
 from .rules import (
     ALL_TRUMP,
-    ANNOUNCEMENTS,
     BELOTE,
     CAPOT,
     FALL,
@@ -46,13 +21,9 @@ from .rules import (
     MULTIPLIERS,
     NO_TRUMP,
     NUMBERED_CONTRACTS,
-    RANKS,
     SUITS,
     TRUMP_LABELS,
-    announcement_choices,
     belotes_of,
-    card_total,
-    card_value,
     contract_name,
     doubling_name,
     half_up,
@@ -69,222 +40,6 @@ CONTRACT_LABELS = {str(v): str(v) for v in NUMBERED_CONTRACTS} | {
     "capot": lazy("Capot"),
     "generale": lazy("Générale"),
 }
-CARDS = tuple(f"{rank}{suit[0].upper()}" for suit in SUITS for rank in RANKS)
-"""Card codes for the points counter: rank then suit initial ("JH" is the jack of hearts)."""
-
-
-# --- the deal form ----------------------------------------------------------------------------
-
-
-class TeamForm(Form):
-    """One team's numbers for the deal: card points and announcements."""
-
-    points = Number(lazy("Card points"), validators=[Optional()])
-    announcements = Number(lazy("Announcements"), validators=[Optional()])
-    belotes = Number(lazy("Belotes at all trump"), validators=[Optional()])
-
-
-def team_choice(label: lazy, nobody: bool = False) -> RadioField:
-    """Build a tap-a-team field; `nobody` adds a first choice for no team."""
-    return RadioField(label, validate_choice=False, default="" if nobody else None)
-
-
-class BeloteRoundForm(RoundForm):
-    """One deal as the table tells it: taker, trump, contract, points and extras."""
-
-    taker = RadioField(lazy("Who took?"), validate_choice=False)
-    trump = RadioField(lazy("Trump"), validate_choice=False)
-    contract = RadioField(lazy("Contract"), validate_choice=False)
-    coinche = RadioField(
-        lazy("Doubling"),
-        choices=[
-            SelectChoice("none", lazy("None")),
-            SelectChoice("coinche", lazy("Coinche ×2")),
-            SelectChoice("surcoinche", lazy("Surcoinche ×4")),
-        ],
-        default="none",
-        validate_choice=False,
-    )
-    taker_alone = BooleanField(lazy("The taker took every trick alone"))
-    teams = SeatList(FormField(TeamForm), max_entries=2)
-    last_trick = team_choice(lazy("Last trick (dix de der)"))
-    belote = team_choice(lazy("Belote-rebelote"), nobody=True)
-    capot = team_choice(lazy("Capot (all 8 tricks)"), nobody=True)
-    counted = HiddenField(default="")
-    stored_points = HiddenField(default="")
-    """On a correction, each team's card points as stored ("82 70"): a box still showing its
-    stored value while the other was changed is the rest again, as when the deal was entered."""
-    counting = team_choice(lazy("Count the cards won by"))
-    ranks = RANKS
-    suits = SUITS
-
-    def __init__(self, table: Table, *args: Any, **kwargs: Any):
-        super().__init__(table, *args, **kwargs)
-        names = list(table.teams or {})
-        self.taker.choices = list(table.players)
-        self.trump.choices = [SelectChoice(t, TRUMP_LABELS[t]) for t in self.trumps()]
-        self.contract.choices = [SelectChoice(*item) for item in CONTRACT_LABELS.items()]
-        self.last_trick.choices = names
-        self.belote.choices = [SelectChoice("", _("Nobody")), *names]
-        self.capot.choices = [SelectChoice("", _("Nobody")), *names]
-        self.counting.choices = names
-        if not self.counting.data:
-            self.counting.data = names[0]
-        self.teams.fit(len(names))
-
-    def trumps(self) -> list[str]:
-        """Return the trump choices this match offers (all trump is for coinche)."""
-        return [*SUITS, NO_TRUMP] + ([ALL_TRUMP] if self.coinche_match else [])
-
-    def announcement_values(self, trump: str | None = None) -> dict[Any, int]:
-        """Return the quick announcement buttons for a trump (the one chosen if none is given)."""
-        return announcement_choices(trump or self.trump.data, self.table.options["rules"])
-
-    def announcement_sets(self) -> list[tuple[str, dict[Any, int], bool]]:
-        """Return each set of quick buttons the trump can call for, and whether it is shown.
-
-        Official no trump has its own carrés; the page shows the set of the trump chosen.
-        """
-        if self.table.options["rules"] != "official":
-            return [("any", ANNOUNCEMENTS, True)]
-        at_no_trump = self.trump.data == NO_TRUMP
-        return [
-            ("trump", self.announcement_values("hearts"), not at_no_trump),
-            (NO_TRUMP, self.announcement_values(NO_TRUMP), at_no_trump),
-        ]
-
-    @property
-    def several_belotes(self) -> bool:
-        """Say whether all trump may hold several belotes: coinche under official rules."""
-        return self.coinche_match and self.table.options["rules"] == "official"
-
-    @property
-    def coinche_match(self) -> bool:
-        """Say whether this match bids contracts."""
-        return self.table.options["variant"] == "coinche"
-
-    @classmethod
-    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
-        """Show a stored deal again, for correcting it."""
-        data = {
-            key: entered.get(key) or ""
-            for key in ("taker", "trump", "last_trick", "belote", "capot")
-        }
-        data["teams"] = [
-            {
-                "points": entered["points"][team],
-                "announcements": entered["announcements"][team],
-                "belotes": entered["belotes"][team] if "belotes" in entered else None,
-            }
-            for team in table.teams or {}
-        ]
-        data["stored_points"] = " ".join(str(entered["points"][team]) for team in table.teams or {})
-        if "contract" in entered:
-            data |= {
-                "contract": str(entered["contract"]),
-                "coinche": entered["coinche"],
-                "taker_alone": entered["taker_alone"],
-            }
-        return data
-
-    def sides(self) -> list[tuple[str, FormField]]:
-        """Pair each team with its numbers."""
-        return list(zip(self.table.teams or {}, self.teams, strict=True))
-
-    def to_input(self) -> dict[str, Any]:
-        """Return the deal in the API's shape; an empty points box is the rest of the total."""
-        sides = self.sides()
-        deal: dict[str, Any] = {
-            "taker": self.taker.data,
-            "trump": self.trump.data,
-            "points": self.typed_points(),
-            "last_trick": self.last_trick.data or None,
-            "belote": self.belote.data or None,
-            "capot": self.capot.data or None,
-            "announcements": {team: e.announcements.data or 0 for team, e in sides},
-        }
-        if any(e.belotes.data is not None for _team, e in sides):
-            deal["belotes"] = {team: e.belotes.data or 0 for team, e in sides}
-        if self.coinche_match:
-            contract = self.contract.data
-            deal["contract"] = int(contract) if contract and contract.isdigit() else contract
-            deal["coinche"] = self.coinche.data
-            deal["taker_alone"] = self.taker_alone.data
-        return deal
-
-    def typed_points(self) -> dict[str, int]:
-        """Return the card points typed; when correcting, a box left as stored while the other
-        changed is left out, so that it is the rest of the deal again."""
-        typed = {team: e.points.data for team, e in self.sides() if e.points.data is not None}
-        # A hidden value posted back may be anything: it only ever names points to compare.
-        shown = (self.stored_points.data or "").split()
-        stored = dict(zip(self.table.teams or {}, shown, strict=False))
-        changed = [team for team, points in typed.items() if str(points) != stored.get(team)]
-        return {changed[0]: typed[changed[0]]} if len(typed) == 2 and len(changed) == 1 else typed
-
-    def follow_taps(self, formdata: Any) -> bool:
-        """Add a quick announcement ("announce" = "team:value") or count a card ("count")."""
-        team, _, value = formdata.get("announce", "").partition(":")
-        if team.isdigit() and int(team) < len(self.teams) and value.isdigit():
-            field = self.teams[int(team)].announcements
-            field.data = (field.data or 0) + int(value)
-            field.raw_data = None  # show the new total, not the number the phone sent
-            return True
-        card = formdata.get("count", "")
-        if card in CARDS:
-            counted = self.counted_cards()
-            if card in counted:
-                counted.remove(card)
-            else:
-                counted.append(card)
-            self.counted.data = " ".join(counted)
-            for team, entry in self.sides():
-                entry.points.data = self.counted_points() if team == self.counting.data else None
-                entry.points.raw_data = None
-            return True
-        return False
-
-    def counted_cards(self) -> list[str]:
-        """Return the cards tapped in the points counter."""
-        return [card for card in (self.counted.data or "").split() if card in CARDS]
-
-    def counted_points(self) -> int:
-        """Return what the counted cards are worth under the trump chosen (hearts if none yet)."""
-        values = self.card_values().get(self.trump.data) or self.card_values()["hearts"]
-        return sum(values[card] for card in self.counted_cards())
-
-    def card_values(self) -> dict[str, dict[str, int]]:
-        """Return each card's worth under each trump choice, for the counter."""
-        rules = self.table.options["rules"]
-        return {
-            trump: {
-                f"{rank}{suit[0].upper()}": card_value(rank, suit, trump, rules)
-                for suit in SUITS
-                for rank in RANKS
-            }
-            for trump in self.trumps()
-        }
-
-    def counter_json(self) -> str:
-        """Return the counter's card values and each trump's card total, for the page's script."""
-        rules = self.table.options["rules"]
-        totals = {trump: card_total(trump, rules) for trump in self.trumps()}
-        return json.dumps({"values": self.card_values(), "totals": totals})
-
-    def field_at(self, path: str) -> Field | None:
-        """Map "points.Nous" to Nous's points box, and a deal's own fields to theirs."""
-        head, _, team = path.partition(".")
-        if head in ("taker", "trump", "contract", "coinche", "taker_alone"):
-            return self[head]
-        if head in ("last_trick", "belote", "capot"):
-            return self[head]
-        for name, entry in self.sides():
-            if (
-                head in ("points", "announcements", "belotes")
-                and name.casefold() == (team or name).casefold()
-            ):
-                return entry[head]
-        return None
 
 
 RESULT_WORDS = {
@@ -308,6 +63,8 @@ class Belote(Scorer):
     round_word = lazy("deal")
     rounds_word = lazy("deals")
     tie_message = lazy("Both teams are level past the target: deal again.")
+    deal_step = RIGHT
+    """French belote is played counter-clockwise: the deal passes to the right."""
     event_sizes = (2,)
     event_rule = lazy(
         "Points summed over the rounds first, as a concours counts them, then matches won, "
@@ -318,40 +75,34 @@ class Belote(Scorer):
         """A concours ranks by points first."""
         return (-record.points, -record.won, record.against)
 
-    round_form = BeloteRoundForm
+    def home_entries(self) -> list[tuple[str, dict[str, str]]]:
+        """Offer Coinche beside Belote: the same game, started in its own variant."""
+        return [(self.name, {}), (_("Coinche"), {"variant": "coinche"})]
+
     options = (
-        Option(
+        choice_option(
             "variant",
             lazy("Variant"),
-            default="classic",
-            choices=("classic", "coinche"),
-            choice_labels=(lazy("classic"), lazy("coinche")),
-            help=lazy("Classic belote, or coinche with contracts, coinche and surcoinche."),
+            {"classic": lazy("classic"), "coinche": lazy("coinche")},
+            lazy("Classic belote, or coinche with contracts, coinche and surcoinche."),
         ),
-        Option(
+        choice_option(
             "rules",
             lazy("Rules"),
-            default="maison",
-            choices=("maison", "official"),
-            choice_labels=(lazy("maison"), lazy("official")),
-            help=lazy("House rules, or the federation's official rules."),
+            {"maison": lazy("maison"), "official": lazy("official")},
+            lazy("House rules, or the federation's official rules."),
         ),
-        Option(
-            "target",
-            lazy("Target"),
-            default=lambda _players, chosen: 2000 if chosen["variant"] == "coinche" else 1000,
-            placeholder=lazy("1000 classic, 2000 coinche"),
-            help=lazy("The match ends at the end of the deal where a team reaches it."),
-            minimum=1,
+        target_option(
+            lambda _players, chosen: 2000 if chosen["variant"] == "coinche" else 1000,
+            lazy("The match ends at the end of the deal where a team reaches it."),
             maximum=100_000,
+            placeholder=lazy("1000 classic, 2000 coinche"),
         ),
-        Option(
+        choice_option(
             "litige",
             lazy("Litige"),
-            default="reserve",
-            choices=("reserve", "fall"),
-            choice_labels=(lazy("reserve"), lazy("fall")),
-            help=lazy("A tie puts the takers' points in reserve, or counts as a fall."),
+            {"reserve": lazy("reserve"), "fall": lazy("fall")},
+            lazy("A tie puts the takers' points in reserve, or counts as a fall."),
         ),
         Option(
             "rounding",
@@ -469,7 +220,7 @@ class Belote(Scorer):
                 ).format(target=options["target"]),
             )
         )
-        rules.append(dealing_rule(options, RIGHT))
+        rules.append(self.dealing_rule(options))
         return rules
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -500,7 +251,7 @@ class Belote(Scorer):
             ]
         )
 
-    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Rounds) -> Replay:
         """Score deals in order, carrying the litige reserve, and end the match at the target."""
         teams = list(table.teams or {})
         replay = Replay(
@@ -510,22 +261,14 @@ class Belote(Scorer):
         replay.carry["waiting"] = set()
         for entered in rounds:
             deal_on(table, replay, entered)
-        # French belote is played counter-clockwise: the deal passes to the right.
-        replay.name_dealers(table, RIGHT)
+        replay.name_dealers(table, self.deal_step)
         return replay
 
-    def score_on(
-        self,
-        table: Table,
-        replay: Replay,
-        rounds: Sequence[Mapping[str, Any]],
-        entered: Mapping[str, Any],
-    ) -> Replay:
+    def score_on(self, table: Table, replay: Replay, rounds: Rounds, entered: Entered) -> Replay:
         """Score one more deal from the reserve and the totals the replay holds."""
-        following = replay.continued(table)
-        deal_on(table, following, entered)
-        following.name_dealers(table, RIGHT)
-        return following
+        deal_on(table, replay, entered)
+        replay.name_dealers(table, self.deal_step)
+        return replay
 
 
 def deal_on(table: Table, replay: Replay, entered: Mapping[str, Any]) -> None:

@@ -2,4 +2,7 @@
 
 from .scorer import Gaigel
 
-__all__ = ["Gaigel"]
+SCORER = Gaigel()
+"""The game as the registry offers it."""
+
+__all__ = ["SCORER", "Gaigel"]

@@ -119,10 +119,8 @@ def read_evidence(table: Table, given: Any) -> dict[str, Any]:
                     ).format(most=most, value=value, given=marriages.count(value)),
                 )
         evidence["marriages"] = sorted(marriages, reverse=True)
-    for unknown in sorted(set(given) - {"points", "marriages", "loser_tricks", "caller_tricks"}):
-        problems.add(
-            f"evidence.{unknown}", _("Evidence has no {field}.").format(field=repr(unknown))
-        )
+    evidence_fields = {"points", "marriages", "loser_tricks", "caller_tricks"}
+    problems.add_unknown(given, evidence_fields, _("Evidence has no {field}."), "evidence")
     problems.raise_any()
     if evidence.get("caller_tricks") == 0 and evidence["points"]:
         problems.add("evidence.caller_tricks", _("A team with card points has taken a trick."))
@@ -168,7 +166,7 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
         winner = table.team(data.get("winner"), "winner")
     outcome = data.get("outcome")
     enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
-    choices = explain.names([str(OUTCOMES[o][0]) for o in enabled], _("or"))
+    choices = explain.either(OUTCOMES[o][0] for o in enabled)
     if outcome is None and data.get("evidence") is None:
         problems.add("outcome", _("Say how the deal was won: {choices}.").format(choices=choices))
     elif outcome is not None and outcome not in enabled:
@@ -178,11 +176,11 @@ def read_deal(table: Table, data: Any) -> dict[str, Any]:
             else _("{outcome} is not an outcome; choose {choices}.")
         )
         problems.add("outcome", refused.format(outcome=repr(outcome), choices=choices))
-    for unknown in sorted(set(data) - {"winner", "outcome", "evidence"}):
-        problems.add(
-            unknown,
-            _("A deal has winner, outcome and evidence, not {field}.").format(field=repr(unknown)),
-        )
+    problems.add_unknown(
+        data,
+        {"winner", "outcome", "evidence"},
+        _("A deal has winner, outcome and evidence, not {field}."),
+    )
     problems.raise_any()
     deal = {"winner": winner, "outcome": outcome}
     if data.get("evidence") is not None:

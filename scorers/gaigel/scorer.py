@@ -1,4 +1,4 @@
-"""Gaigel: the scorer (the stroke slate for two teams, the tournament for three) and its forms."""
+"""Gaigel: the scorer (the stroke slate for two teams, the tournament for three)."""
 
 from __future__ import annotations
 
@@ -6,28 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wtforms import BooleanField, FormField, RadioField, SelectChoice
-from wtforms import Form as PlainForm
-from wtforms.fields import Field
-from wtforms.validators import Optional
-
 from .. import explain
-from ..base import (
-    FINISHED,
-    FIRST_DEALER,
-    LEFT,
-    MATCH_DEALS,
-    Option,
-    Replay,
-    RoundResult,
-    Rule,
-    Scorer,
-    Standing,
-    Table,
-    dealing_rule,
-)
+from ..base import FINISHED, Entered, Replay, RoundResult, Rounds, Rule, Scorer, Standing, Table
 from ..draw import Record
-from ..forms import Number, RoundForm, SeatList
+from ..options import FIRST_DEALER, MATCH_DEALS, Option, choice_option
+from ..refusal import Refusal
 from ..words import _, lazy, ngettext
 from .rules import (
     AUS,
@@ -139,113 +122,6 @@ def settle_slate(slate: Slate, replay: Replay, explanation: list[str], ended_giv
             )
 
 
-class TeamDealForm(RoundForm):
-    """One team deal: who won and how, and optionally the evidence to check the Aus."""
-
-    winner = RadioField(lazy("Which team won?"), validate_choice=False)
-    outcome = RadioField(lazy("How?"), validate_choice=False)
-    points = Number(lazy("Card points of the team that called Aus"), validators=[Optional()])
-    marriages_20 = Number(lazy("Marriages of 20"), validators=[Optional()])
-    marriages_40 = Number(lazy("Marriages of 40 (trumps)"), validators=[Optional()])
-    loser_tricks = Number(lazy("Tricks the other team took"), validators=[Optional()])
-
-    def __init__(self, table: Table, *args: Any, **kwargs: Any):
-        super().__init__(table, *args, **kwargs)
-        self.winner.choices = list(table.teams or {})
-        enabled = [o for o in OUTCOMES if o not in VARIANTS or table.options[o]]
-        self.outcome.choices = [SelectChoice(o, OUTCOMES[o][0]) for o in enabled]
-
-    @classmethod
-    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
-        """Show a stored deal again, for correcting it."""
-        data = {"winner": entered["winner"], "outcome": entered["outcome"]}
-        evidence = entered.get("evidence")
-        if evidence:
-            data |= {
-                "points": evidence["points"],
-                "marriages_20": evidence["marriages"].count(20),
-                "marriages_40": evidence["marriages"].count(40),
-                "loser_tricks": evidence.get("loser_tricks"),
-            }
-        return data
-
-    def to_input(self) -> dict[str, Any]:
-        """Return the deal in the API's shape; evidence only when card points were typed."""
-        deal: dict[str, Any] = {"winner": self.winner.data, "outcome": self.outcome.data or None}
-        if self.points.data is not None:
-            marriages = [40] * (self.marriages_40.data or 0) + [20] * (self.marriages_20.data or 0)
-            deal["evidence"] = {"points": self.points.data, "marriages": marriages}
-            if self.loser_tricks.data is not None:
-                deal["evidence"]["loser_tricks"] = self.loser_tricks.data
-        return deal
-
-    def field_at(self, path: str) -> Field | None:
-        """Map the evidence's paths to its boxes."""
-        head, _, rest = path.partition(".")
-        if head in ("winner", "outcome"):
-            return self[head]
-        if head == "evidence":
-            boxes = {"points": self.points, "loser_tricks": self.loser_tricks}
-            return boxes.get(rest, self.marriages_40 if rest.endswith("40") else self.marriages_20)
-        return None
-
-
-class PlayerDealForm(PlainForm):
-    """One player's line in a three-player deal."""
-
-    card_points = Number(lazy("Card points"), validators=[Optional()])
-    took_trick = BooleanField(lazy("Took a trick"), default=True)
-    cut = Number(lazy("Cut place"), validators=[Optional()])
-
-
-class ThreeDealForm(RoundForm):
-    """One three-player deal: each player's card points, trick, and place in a cut."""
-
-    players = SeatList(FormField(PlayerDealForm), max_entries=3)
-
-    def __init__(self, table: Table, *args: Any, **kwargs: Any):
-        super().__init__(table, *args, **kwargs)
-        self.players.fit(len(table.players))
-
-    @classmethod
-    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
-        """Show a stored deal again, for correcting it."""
-        cut = entered["cut_order"]
-        return {
-            "players": [
-                {
-                    "card_points": entered["card_points"][name],
-                    "took_trick": entered["took_trick"][name],
-                    "cut": cut.index(name) + 1 if name in cut else None,
-                }
-                for name in table.players
-            ]
-        }
-
-    def seats(self) -> list[tuple[str, FormField]]:
-        """Pair each player with their line."""
-        return list(zip(self.table.players, self.players, strict=True))
-
-    def to_input(self) -> dict[str, Any]:
-        """Return the deal in the API's shape; the cut lists those given a cut place."""
-        seats = self.seats()
-        cut = sorted((e.cut.data, name) for name, e in seats if e.cut.data is not None)
-        return {
-            "card_points": {name: e.card_points.data for name, e in seats},
-            "took_trick": {name: e.took_trick.data for name, e in seats},
-            "cut_order": [name for _, name in cut],
-        }
-
-    def field_at(self, path: str) -> Field | None:
-        """Map "card_points.Ana" to Ana's box, and the cut to the first cut box."""
-        head, _, name = path.partition(".")
-        part = {"card_points": "card_points", "took_trick": "took_trick"}.get(head, "cut")
-        for player, entry in self.seats():
-            if not name or player.casefold() == name.casefold():
-                return entry[part]
-        return None
-
-
 class Gaigel(Scorer):
     """Gaigel: two teams give and erase strokes; or three players share 9 points a deal."""
 
@@ -268,15 +144,18 @@ class Gaigel(Scorer):
         """A slate's strokes count against the team holding them."""
         return (-record.won, record.points, -record.against)
 
+    def check_event_options(self, given: Mapping[str, Any]) -> None:
+        """An event's tables are paired team against team: no three-player tournament."""
+        if given.get("mode", "teams") != "teams":
+            raise Refusal.at("options.mode", _("A Gaigel event is played in teams."))
+
     layouts = {"teams": lazy("Two teams (4 or 6)"), "three": lazy("Three players")}
     options = (
-        Option(
+        choice_option(
             "mode",
             lazy("Mode"),
-            default="teams",
-            choices=("teams", "three"),
-            choice_labels=(lazy("Two teams (4 or 6)"), lazy("Three players")),
-            help=lazy("Two teams on a slate, or three players in the tournament scoring."),
+            layouts,
+            lazy("Two teams on a slate, or three players in the tournament scoring."),
         ),
         Option(
             "strokes",
@@ -339,10 +218,9 @@ class Gaigel(Scorer):
         """Seat teams unless the table chose three players."""
         return layout != "three"
 
-    def round_form(self, table: Table, *args: Any, **kwargs: Any) -> RoundForm:
-        """Build the deal form of the match's mode."""
-        form = ThreeDealForm if table.options["mode"] == "three" else TeamDealForm
-        return form(table, *args, **kwargs)
+    def picture_kind(self, table: Table) -> str:
+        """Draw the slate a team match is played on; three players keep the sheet."""
+        return "slate" if table.options.get("mode") != "three" else "sheet"
 
     def standing_value(self, options: Mapping[str, Any], total: int) -> int:
         """On a slate the fewest strokes are best (three players: the most game points)."""
@@ -412,7 +290,7 @@ class Gaigel(Scorer):
                     _("Sessions"),
                     _("Ten deals a session, three sessions; most game points wins."),
                 ),
-                dealing_rule(options, LEFT),
+                self.dealing_rule(options),
             ]
         outcome_is = lambda *names: lambda entered, _r: entered["outcome"] in names  # noqa: E731
         rules = [
@@ -465,7 +343,7 @@ class Gaigel(Scorer):
                 rules.append(
                     Rule(str(OUTCOMES[variant][0]), _("Wins a single."), outcome_is(variant))
                 )
-        rules.append(dealing_rule(options, LEFT))
+        rules.append(self.dealing_rule(options))
         return rules
 
     def outcome_name(self, outcome: str) -> str:
@@ -488,33 +366,26 @@ class Gaigel(Scorer):
         )
         return explain.clauses([won, *evidence_told(table, entered)])
 
-    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Rounds) -> Replay:
         """Replay the slate, or the three-player tournament; the deal passes to the left."""
         play = replay_three if table.options["mode"] == "three" else replay_slate
         replay = play(table, rounds)
-        replay.name_dealers(table, LEFT)
+        replay.name_dealers(table, self.deal_step)
         return replay
 
-    def score_on(
-        self,
-        table: Table,
-        replay: Replay,
-        rounds: Sequence[Mapping[str, Any]],
-        entered: Mapping[str, Any],
-    ) -> Replay:
+    def score_on(self, table: Table, replay: Replay, rounds: Rounds, entered: Entered) -> Replay:
         """Chalk one more deal on the slate the replay carries (three players, at most 30
         deals, replay them all)."""
         if table.options["mode"] == "three":
             return self.score(table, [*rounds, entered])
-        following = replay.continued(table)
-        slate_deal(table, following, entered)
-        slate = following.carry["slate"]
-        following.totals, following.state = dict(slate.held), slate.state()
-        following.name_dealers(table, LEFT)
-        return following
+        slate_deal(table, replay, entered)
+        slate = replay.carry["slate"]
+        replay.totals, replay.state = dict(slate.held), slate.state()
+        replay.name_dealers(table, self.deal_step)
+        return replay
 
 
-def replay_slate(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+def replay_slate(table: Table, rounds: Rounds) -> Replay:
     """Give strokes to the losers, then erase the winners' strokes, until a team is clear."""
     slate = Slate(table.options["strokes"], list(table.teams or {}))
     replay = Replay(rounds=[], totals=dict(slate.held))
@@ -607,7 +478,7 @@ def three_said(table: Table, deal: Mapping[str, Any]) -> list[str]:
     return said
 
 
-def replay_three(table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+def replay_three(table: Table, rounds: Rounds) -> Replay:
     """Share 9 game points a deal; after three sessions of ten deals, most points wins."""
     replay = Replay(rounds=[], totals=dict.fromkeys(table.players, 0))
     last = DEALS_PER_SESSION * SESSIONS

@@ -2,4 +2,7 @@
 
 from .scorer import Porrazo
 
-__all__ = ["Porrazo"]
+SCORER = Porrazo()
+"""The game as the registry offers it."""
+
+__all__ = ["SCORER", "Porrazo"]

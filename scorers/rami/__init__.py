@@ -2,4 +2,7 @@
 
 from .scorer import Rami
 
-__all__ = ["Rami"]
+SCORER = Rami()
+"""The game as the registry offers it."""
+
+__all__ = ["SCORER", "Rami"]

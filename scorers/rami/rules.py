@@ -94,11 +94,12 @@ def read_hand(hand: Any, path: str, name: str, need_value: bool) -> dict[str, An
             ),
         )
     problems = Problems()
-    for unknown in sorted(set(hand) - {"cards", "points", "melded"}):
-        problems.add(
-            f"{path}.{unknown}",
-            _("A hand has cards, points and melded, not {field}.").format(field=repr(unknown)),
-        )
+    problems.add_unknown(
+        hand,
+        {"cards", "points", "melded"},
+        _("A hand has cards, points and melded, not {field}."),
+        path,
+    )
     read: dict[str, Any] = {}
     for key, reader in (("cards", read_cards), ("points", read_points)):
         if key in hand:

@@ -2,183 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from wtforms import (
-    Form,
-    FormField,
-    HiddenField,
-    RadioField,
-    SelectChoice,
-)
-from wtforms.fields import Field
-from wtforms.validators import Optional
-
 from .. import explain
-from ..base import (
-    FINISHED,
-    FIRST_DEALER,
-    LEFT,
-    MATCH_DEALS,
-    Option,
-    Replay,
-    Rule,
-    Scorer,
-    Table,
-    dealing_rule,
-)
+from ..base import FINISHED, Entered, Replay, Rounds, Rule, Scorer, Table
 from ..cards import said
 from ..draw import Record
-from ..forms import Number, RoundForm, SeatList
+from ..options import FIRST_DEALER, MATCH_DEALS, Option, target_option
 from ..words import _, lazy
 from .rules import (
     BLOCKED,
-    CARD_VALUES,
-    MAX_HAND_CARDS,
     MAX_PLAYERS,
     OUT,
-    RAMI_RANKS,
     RAMI_SEC,
-    hand_value,
     losing_hands,
     never_melded_cap,
     read_round,
     score_round,
     settle,
 )
-
-MELDED = {"y": True, "n": False}
-"""The melded chips' values ("y" as the checkbox it replaced posted), and what each says."""
-
-
-def melded_choice(melded: bool | None) -> str | None:
-    """Return the melded chip a stored answer ticks; none for no answer."""
-    return None if melded is None else ("y" if melded else "n")
-
-
-class HandForm(Form):
-    """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value, and whether
-    they had melded: asked every time, since an unanswered "no" would cost the bonus unseen."""
-
-    cards = HiddenField(default="")
-    points = Number(lazy("Value"), validators=[Optional()])
-    melded = RadioField(
-        lazy("Had melded"),
-        choices=[SelectChoice("y", lazy("Had melded")), SelectChoice("n", lazy("Had not melded"))],
-        validate_choice=False,
-    )
-
-
-class RamiRoundForm(RoundForm):
-    """How the round ended, and the hand of each player who did not go out."""
-
-    outcome = RadioField(
-        lazy("How did the round end?"),
-        choices=[
-            SelectChoice(OUT, lazy("Someone went out")),
-            SelectChoice(RAMI_SEC, lazy("Rami sec")),
-            SelectChoice(BLOCKED, lazy("Blocked: no stock")),
-        ],
-        default=OUT,
-        validate_choice=False,
-    )
-    winner = RadioField(lazy("Who went out?"), validate_choice=False)
-    hands = SeatList(FormField(HandForm), max_entries=MAX_PLAYERS)
-    card_ranks = RAMI_RANKS
-    card_values = CARD_VALUES
-
-    def __init__(self, table: Table, *args: Any, **kwargs: Any):
-        super().__init__(table, *args, **kwargs)
-        self.winner.choices = list(table.players)
-        self.hands.fit(len(table.players))
-
-    @classmethod
-    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any]:
-        """Start a round with each player's melded answer of the round before, shown ticked."""
-        melded = state.get("melded") or {}
-        return {"hands": [{"melded": melded_choice(melded.get(name))} for name in table.players]}
-
-    @classmethod
-    def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
-        """Show a stored round: its outcome, winner and every hand in seat order."""
-        hands = entered["hands"]
-        return {
-            "outcome": entered["outcome"],
-            "winner": entered.get("winner"),
-            "hands": [
-                {
-                    "cards": " ".join(hands.get(name, {}).get("cards", [])),
-                    "points": hands.get(name, {}).get("points"),
-                    "melded": melded_choice(hands.get(name, {}).get("melded")),
-                }
-                for name in table.players
-            ],
-        }
-
-    def seats(self) -> list[tuple[str, FormField]]:
-        """Pair each player with their hand's fields."""
-        return list(zip(self.table.players, self.hands, strict=True))
-
-    def to_input(self) -> dict[str, Any]:
-        """Return the round in the API's shape; the winner's row is not a hand."""
-        outcome = self.outcome.data
-        entered: dict[str, Any] = {"outcome": outcome, "hands": {}}
-        if outcome != BLOCKED:
-            entered["winner"] = self.winner.data
-        for name, entry in self.seats():
-            if outcome != BLOCKED and name == self.winner.data:
-                continue
-            hand: dict[str, Any] = {}
-            if entry.melded.data in MELDED:
-                hand["melded"] = MELDED[entry.melded.data]
-            if self.cards_of(entry):
-                hand["cards"] = self.cards_of(entry)
-            if entry.points.data is not None:
-                hand["points"] = entry.points.data
-            entered["hands"][name] = hand
-        return entered
-
-    def follow_taps(self, formdata: Any) -> bool:
-        """Add a tapped card ("tap" = "seat:rank") or take one back ("untap" = "seat:index")."""
-        for action in ("tap", "untap"):
-            seat, _, what = formdata.get(action, "").partition(":")
-            if not seat.isdigit() or int(seat) >= len(self.hands):
-                continue
-            cards = self.cards_of(self.hands[int(seat)])
-            if action == "tap" and what in RAMI_RANKS and len(cards) < MAX_HAND_CARDS:
-                cards.append(what)
-            elif action == "untap" and what.isdigit() and int(what) < len(cards):
-                del cards[int(what)]
-            self.hands[int(seat)].cards.data = " ".join(cards)
-            return True
-        return False
-
-    def cards_of(self, entry: FormField) -> list[str]:
-        """Return the cards tapped so far into one hand."""
-        return (entry.cards.data or "").split()
-
-    def hand_total(self, entry: FormField) -> int | None:
-        """Return the value of the cards tapped so far, if any."""
-        cards = self.cards_of(entry)
-        if not cards or any(rank not in CARD_VALUES for rank in cards):
-            return None
-        return hand_value({"cards": cards})
-
-    def field_at(self, path: str) -> Field | None:
-        """Map "hands.Bo.melded" to Bo's melded box; a hand as a whole to its value box."""
-        head, _, rest = path.partition(".")
-        if head in ("outcome", "winner"):
-            return self[head]
-        if head != "hands":
-            return None
-        name, _, part = rest.partition(".")
-        for player, entry in self.seats():
-            if player.casefold() == name.casefold():
-                part = part.partition(".")[0]
-                return entry[part] if part in ("cards", "melded") else entry.points
-        return None
-
 
 ENDINGS = {
     OUT: lazy("{player} went out"),
@@ -216,16 +59,12 @@ class Rami(Scorer):
         """Few points are good in Rami."""
         return (-record.won, record.points, -record.against)
 
-    round_form = RamiRoundForm
     options = (
-        Option(
-            "target",
-            lazy("Target"),
-            default=lambda players, _chosen: 100 * (len(players) - 1),
-            placeholder=lazy("100 per opponent"),
-            help=lazy("The match ends when a total reaches it; 100 per opponent by default."),
-            minimum=1,
+        target_option(
+            lambda players, _chosen: 100 * (len(players) - 1),
+            lazy("The match ends when a total reaches it; 100 per opponent by default."),
             maximum=10_000,
+            placeholder=lazy("100 per opponent"),
         ),
         Option(
             "rami_sec_points",
@@ -306,7 +145,7 @@ class Rami(Scorer):
                     "another round."
                 ).format(target=options["target"]),
             ),
-            dealing_rule(options, LEFT),
+            self.dealing_rule(options),
         ]
 
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -319,7 +158,7 @@ class Rami(Scorer):
         hands = [hand_said(name, hand) for name, hand in entered["hands"].items()]
         return explain.clauses([ending, *hands])
 
-    def score(self, table: Table, rounds: Sequence[Mapping[str, Any]]) -> Replay:
+    def score(self, table: Table, rounds: Rounds) -> Replay:
         """Score every round, then end the match at the target unless the lowest is shared."""
         cap = never_melded_cap(table.options)
         replay = Replay(
@@ -327,26 +166,17 @@ class Rami(Scorer):
         )
         for entered in rounds:
             round_on(table, replay, entered, cap)
-        replay.name_dealers(table, LEFT)
+        replay.name_dealers(table, self.deal_step)
         last = rounds[-1]["hands"] if rounds else {}
         replay.state["melded"] = {name: hand["melded"] for name, hand in last.items()}
         return replay
 
-    def score_on(
-        self,
-        table: Table,
-        replay: Replay,
-        rounds: Sequence[Mapping[str, Any]],
-        entered: Mapping[str, Any],
-    ) -> Replay:
+    def score_on(self, table: Table, replay: Replay, rounds: Rounds, entered: Entered) -> Replay:
         """Score one more round on the totals the replay holds."""
-        following = replay.continued(table)
-        round_on(table, following, entered, never_melded_cap(table.options))
-        following.name_dealers(table, LEFT)
-        following.state["melded"] = {
-            name: hand["melded"] for name, hand in entered["hands"].items()
-        }
-        return following
+        round_on(table, replay, entered, never_melded_cap(table.options))
+        replay.name_dealers(table, self.deal_step)
+        replay.state["melded"] = {name: hand["melded"] for name, hand in entered["hands"].items()}
+        return replay
 
 
 def round_on(table: Table, replay: Replay, entered: Mapping[str, Any], cap: int) -> None:

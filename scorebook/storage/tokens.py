@@ -1,0 +1,99 @@
+"""Who may change a match, as stored: the scorers (a token's digest and its phone's label) and
+the handoff codes that let another phone join, each until it is revoked.
+
+Only digests are kept: a token or a code is shown once, by the use-case that made it. The
+writes go through sqlite-utils' tables, which commit on their own when no change is under way
+(a code is offered outside any).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from .database import rows
+from .errors import NotFound
+
+TABLES = {"phone": "scorers", "code": "handoffs"}
+"""Where each kind of grant is kept."""
+GRANTS = tuple(TABLES)
+"""What a phone may revoke, by kind: a phone's right to score, or a code not used yet."""
+
+
+def insert_scorer(db: Database, match_id: int, token_sha256: str, device: str, at: str) -> int:
+    """Let the phone labelled `device`, holding the token of this digest, change a match."""
+    row = {"match_id": match_id, "token_sha256": token_sha256, "device": device}
+    return db.table("scorers").insert(row | {"created_utc": at}).last_pk
+
+
+def active_scorer(db: Database, match_id: int, token_sha256: str) -> dict[str, Any] | None:
+    """Return the scorer (its id and device) holding this token for the match, unless revoked."""
+    found = rows(
+        db,
+        "select id, device from scorers where match_id = ? and token_sha256 = ? "
+        "and revoked_utc is null",
+        [match_id, token_sha256],
+    )
+    return found[0] if found else None
+
+
+def keeper(db: Database, match_id: int) -> int | None:
+    """Return the id of the match's first scorer not revoked, if one is left."""
+    query = "select min(id) as id from scorers where match_id = ? and revoked_utc is null"
+    return rows(db, query, [match_id])[0]["id"]
+
+
+def scorers_of(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return every scorer a match ever had, revoked ones too, first to last."""
+    query = (
+        "select id, device, created_utc, revoked_utc from scorers where match_id = ? order by id"
+    )
+    return rows(db, query, [match_id])
+
+
+def insert_handoff(db: Database, match_id: int, code_sha256: str, at: str) -> int:
+    """Keep a new handoff code's digest for a match."""
+    row = {"match_id": match_id, "code_sha256": code_sha256, "created_utc": at}
+    return db.table("handoffs").insert(row).last_pk
+
+
+def waiting_handoff(db: Database, code_sha256: str) -> dict[str, Any] | None:
+    """Return the handoff (its id, match and creation time) of a code neither used nor revoked."""
+    found = rows(
+        db,
+        "select id, match_id, created_utc from handoffs where code_sha256 = ? "
+        "and used_utc is null and revoked_utc is null",
+        [code_sha256],
+    )
+    return found[0] if found else None
+
+
+def handoffs_waiting(db: Database, match_id: int, since: str) -> list[dict[str, Any]]:
+    """Return a match's codes made from `since` on and neither used nor revoked, first to last."""
+    return rows(
+        db,
+        "select id, created_utc from handoffs where match_id = ? and used_utc is null "
+        "and revoked_utc is null and created_utc >= ? order by id",
+        [match_id, since],
+    )
+
+
+def use_handoff(db: Database, handoff_id: int, device: str, at: str) -> None:
+    """Mark a code used, by the phone labelled `device`."""
+    db.table("handoffs").update(handoff_id, {"used_utc": at, "device": device})
+
+
+def check_grant(db: Database, kind: str, match_id: int, row_id: int) -> None:
+    """Check that a match has this phone (kind "phone") or this code (kind "code").
+
+    :raises NotFound: the match has no such phone or code.
+    """
+    query = f"select id from {TABLES[kind]} where id = ? and match_id = ?"
+    if not rows(db, query, [row_id, match_id]):
+        raise NotFound(f"match {match_id} has no {kind} {row_id}")
+
+
+def revoke_grant(db: Database, kind: str, row_id: int, at: str) -> None:
+    """Take back a phone's right to score (kind "phone") or a code (kind "code")."""
+    db.table(TABLES[kind]).update(row_id, {"revoked_utc": at})
