@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from app import create_app
 from scorebook import storage
-from scorebook.storage.schema import migrations
+from scorebook.storage.migrations import migrations
 from tests.conftest import ScoringPhone
 from tests.html_reader import Node, alerts, field_errors, parse
 from tests.test_api import assert_error

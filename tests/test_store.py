@@ -9,7 +9,7 @@ import pytest
 
 from app import create_app
 from scorebook import matches, storage
-from scorebook.storage.schema import migrations
+from scorebook.storage.migrations import migrations
 from scorers import words
 from web.db import get_db
 

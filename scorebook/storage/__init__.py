@@ -3,9 +3,9 @@ records in and records out; the modules behind it are the SQLite backend, by wha
 
 - `database`: opening a file, one transaction a change, reads as of one moment, a backup;
   `Database`, the connection every call takes.
-- `errors`: what storage raises, under names of its own: `NotFound`, and the driver's faults
+- `faults`: what storage raises, under names of its own: `NotFound`, and the driver's faults
   as `Fault`, `Unavailable` and `Duplicate`.
-- `schema`: the numbered migrations, and `prepare`, which makes a file ready to serve.
+- `migrations`: the numbered migrations, and `prepare`, which makes a file ready to serve.
 - `match_book`: a match, its seats, its rounds as entered, its change log, answered requests.
 - `tokens`: who may change a match: its scorers' tokens and the codes handing that right on.
 - `history`: the search the history page makes.
@@ -30,7 +30,6 @@ from .database import (
     reading,
     writing,
 )
-from .errors import Duplicate, Fault, NotFound, Unavailable
 from .event_book import (
     close_event,
     draws,
@@ -48,6 +47,7 @@ from .event_book import (
     table_matches,
     withdraw_entrant,
 )
+from .faults import Duplicate, Fault, NotFound, Unavailable
 from .history import PAGE_SIZE, find_matches
 from .imports import (
     IMPORTED_ROWS,
@@ -94,6 +94,7 @@ from .match_book import (
     set_round_note,
     started_with,
 )
+from .migrations import prepare
 from .player_book import (
     finished_seats,
     has_player,
@@ -107,7 +108,6 @@ from .player_book import (
     shared_matches,
     tally,
 )
-from .schema import prepare
 from .tokens import (
     GRANTS,
     active_scorer,

@@ -13,7 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .database import rows
-from .errors import NotFound
+from .faults import NotFound
 
 TABLES = {"phone": "scorers", "code": "handoffs"}
 """Where each kind of grant is kept."""
