@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorers.base import Replay, RoundResult, Table
+from scorers.base import PLAYING, Replay, RoundResult, Table
 from scorers.refusal import Problems, Refusal
 
 
@@ -35,5 +35,5 @@ def add_round(table: Table, replay: Replay, entered: Mapping[str, Any]) -> None:
     replay.rounds.append(RoundResult(scores, explanation, dict(replay.totals)))
     best = max(replay.totals.values())
     leaders = [player for player, total in replay.totals.items() if total == best]
-    if best >= table.options["target"] and len(leaders) == 1 and replay.status == "playing":
+    if best >= table.options["target"] and len(leaders) == 1 and replay.status == PLAYING:
         replay.finish(leaders[0])
