@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 
+from .explain import either
 from .words import ngettext
 
 
@@ -70,3 +71,13 @@ class Problems:
                 "{count} thing to fix: {first}", "{count} things to fix: {first}", len(messages)
             ).format(count=len(messages), first=messages[0])
         raise Refusal(summary, self.fields)
+
+
+def read_one_of(
+    given: object, path: str, choices: Mapping[str, object], refusal: Callable[[str], str]
+) -> str:
+    """Return a choice given by its code, or refuse it with `refusal`, which names every choice
+    in the reader's words: a contract, an event, whatever a round is one of."""
+    if not isinstance(given, str) or given not in choices:
+        raise Refusal.at(path, refusal(either(choices.values())))
+    return given

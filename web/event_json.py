@@ -8,6 +8,8 @@ from flask import url_for
 
 from scorebook.events import Event
 
+from .present import pick
+
 
 def event_json(event: Event) -> dict[str, Any]:
     """Return the whole event: entrants, every round's tables and byes, and the standings."""
@@ -15,15 +17,8 @@ def event_json(event: Event) -> dict[str, Any]:
     byes = {drawn["round"]: drawn["byes"] for drawn in event.draws}
     return {
         "id": event.id,
-        "uid": row["uid"],
-        "name": row["name"],
-        "game": row["game"],
-        "options": row["options"],
-        "rounds": row["rounds"],
-        "deals": row["deals"],
-        "table_size": row["table_size"],
-        "place": row["place"],
-        "played_on": row["played_on"],
+        **pick(row, "uid", "name", "game", "options"),
+        **pick(row, "rounds", "deals", "table_size", "place", "played_on"),
         "created_at": row["created_utc"],
         "closed_at": row["closed_utc"],
         "round": event.drawn,
@@ -46,18 +41,19 @@ def event_json(event: Event) -> dict[str, Any]:
     }
 
 
-def table_json(row: dict[str, Any]) -> dict[str, Any]:
-    """Return one table of a round: its match, who sits there and how it stands."""
+def table_seats(row: dict[str, Any]) -> dict[str, Any]:
+    """Return one table of a round as drawn: its match and who sits there."""
     return {
         "table": row["event_table"],
         "match": row["id"],
         "html_url": url_for("pages.match", match_id=row["id"], _external=True),
         "seats": list(row["teams"]) if row["teams"] is not None else list(row["players"]),
-        "status": row["status"],
-        "totals": row["totals"],
-        "winner": row["winner"],
-        "rounds_played": row["rounds_played"],
     }
+
+
+def table_json(row: dict[str, Any]) -> dict[str, Any]:
+    """Return one table of a round: its match, who sits there and how it stands."""
+    return table_seats(row) | pick(row, "status", "totals", "winner", "rounds_played")
 
 
 def standings_json(event: Event) -> list[dict[str, Any]]:
@@ -80,13 +76,9 @@ def standings_json(event: Event) -> list[dict[str, Any]]:
 def event_summary(row: dict[str, Any]) -> dict[str, Any]:
     """Return an event as the list of events shows it."""
     return {
-        "id": row["id"],
-        "name": row["name"],
-        "game": row["game"],
-        "rounds": row["rounds"],
+        **pick(row, "id", "name", "game", "rounds"),
         "round": row["drawn"],
-        "place": row["place"],
-        "played_on": row["played_on"],
+        **pick(row, "place", "played_on"),
         "created_at": row["created_utc"],
         "closed_at": row["closed_utc"],
         "url": url_for("events_api.event", event_id=row["id"], _external=True),

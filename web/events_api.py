@@ -11,10 +11,10 @@ from scorebook import access, event_transfer, events, storage, transfer
 from scorers import GAMES
 
 from .db import get_db
-from .event_json import event_json, event_summary
+from .event_json import event_json, event_summary, table_seats
 from .json_body import body as json_body
 from .json_body import guard
-from .openapi_parts import PASSCODE, answer, body, refusal
+from .openapi_parts import PASSCODE, answer, array, body, obj, refusal, refusals_from
 from .passcode import PASSCODE_HEADER, bearer_token, check_passcode
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
@@ -61,16 +61,8 @@ def draw(event_id: int) -> ResponseReturnValue:
     tables = []
     for row in drawn.round_tables(n):
         code = access.offer(get_db(), row["id"])
-        seats = list(row["teams"]) if row["teams"] is not None else list(row["players"])
-        tables.append(
-            {
-                "table": row["event_table"],
-                "match": row["id"],
-                "html_url": url_for("pages.match", match_id=row["id"], _external=True),
-                "seats": seats,
-                "scorer_link": url_for("pages.join_with", code=code, _external=True),
-            }
-        )
+        link = url_for("pages.join_with", code=code, _external=True)
+        tables.append(table_seats(row) | {"scorer_link": link})
     byes = drawn.draws[-1]["byes"]
     return jsonify(round=n, tables=tables, byes=byes, event=event_json(drawn)), 201
 
@@ -156,10 +148,9 @@ SEED = {
     "description": "Makes round 1 repeatable: the same seed draws the same tables.",
 }
 EVENT_ID = {"name": "event_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-SEATS = {"type": "array", "items": {"type": "string"}, "description": "Teams, or players."}
-TABLE = {
-    "type": "object",
-    "properties": {
+SEATS = array({"type": "string"}, description="Teams, or players.")
+TABLE = obj(
+    {
         "table": {"type": "integer"},
         "match": {"type": "integer"},
         "html_url": {"type": "string"},
@@ -168,11 +159,10 @@ TABLE = {
         "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
         "winner": {"type": ["string", "null"]},
         "rounds_played": {"type": "integer"},
-    },
-}
-STANDING = {
-    "type": "object",
-    "properties": {
+    }
+)
+STANDING = obj(
+    {
         "rank": {"type": "integer", "description": "Equal records share a rank."},
         "entrant": {"type": "string"},
         "played": {"type": "integer"},
@@ -184,11 +174,10 @@ STANDING = {
         },
         "byes": {"type": "integer"},
         "withdrawn": {"type": "boolean"},
-    },
-}
-EVENT = {
-    "type": "object",
-    "properties": {
+    }
+)
+EVENT = obj(
+    {
         "id": {"type": "integer"},
         "uid": {"type": "string"},
         "name": {"type": "string"},
@@ -206,46 +195,43 @@ EVENT = {
         "closed_at": {"type": ["string", "null"], "format": "date-time"},
         "round": {"type": "integer", "description": "Rounds drawn so far."},
         "status": {"type": "string", "enum": ["playing", "finished"]},
-        "entrants": {"type": "array", "items": {"type": "object"}},
-        "tables": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
+        "entrants": array({"type": "object"}),
+        "tables": array(
+            obj(
+                {
                     "round": {"type": "integer"},
-                    "tables": {"type": "array", "items": TABLE},
-                    "byes": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-        },
-        "standings": {"type": "array", "items": STANDING},
+                    "tables": array(TABLE),
+                    "byes": array({"type": "string"}),
+                }
+            )
+        ),
+        "standings": array(STANDING),
         "ranking": {"type": "string", "description": "How this event ranks, in words."},
         "winner": {"type": ["string", "null"]},
         "url": {"type": "string"},
         "html_url": {"type": "string"},
         "standings_url": {"type": "string"},
-    },
-}
-NEW_EVENT = {
-    "type": "object",
-    "required": ["name", "game", "rounds"],
-    "properties": {
+    }
+)
+NEW_EVENT = obj(
+    {
         "name": {"type": "string", "maxLength": events.MAX_EVENT_NAME},
         "game": {"type": "string", "enum": list(GAMES)},
         "options": {"type": "object"},
         "teams": {
             "type": "object",
             "description": "Belote and Gaigel: team name → its players.",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "additionalProperties": array({"type": "string"}),
         },
-        "players": {"type": "array", "items": {"type": "string"}, "description": "Other games."},
+        "players": array({"type": "string"}, description="Other games."),
         "rounds": {"type": "integer", "minimum": 1, "maximum": events.MAX_ROUNDS},
         "deals": {"type": "integer", "minimum": 1, "description": "Each match ends after them."},
         "table_size": {"type": "integer", "description": "Rami and Porrazo: players a table."},
         "place": {"type": "string", "maxLength": events.MAX_PLACE},
         "played_on": {"type": "string", "format": "date"},
     },
-}
+    required=["name", "game", "rounds"],
+)
 
 
 def event_answer(description: str, status: str = "200") -> dict[str, Any]:
@@ -262,7 +248,7 @@ def refused(*codes: int) -> dict[str, Any]:
         "is closed.",
         422: "The input does not follow the rules; `fields` says where.",
     }
-    return {str(code): refusal(meaning[code]) for code in codes}
+    return refusals_from(meaning, codes)
 
 
 OPENAPI_PATHS: dict[str, Any] = {
@@ -276,12 +262,7 @@ OPENAPI_PATHS: dict[str, Any] = {
         },
         "get": {
             "summary": "The events, newest first",
-            "responses": {
-                "200": answer(
-                    "The events",
-                    {"type": "object", "properties": {"events": {"type": "array"}}},
-                )
-            },
+            "responses": {"200": answer("The events", obj({"events": array()}))},
         },
     },
     "/api/events/{event_id}": {
@@ -304,19 +285,18 @@ OPENAPI_PATHS: dict[str, Any] = {
             "changing.",
             "security": ORGANISER,
             "parameters": [EVENT_ID],
-            "requestBody": body({"type": "object", "properties": {"seed": SEED}}, required=False),
+            "requestBody": body(obj({"seed": SEED}), required=False),
             "responses": {
                 "201": answer(
                     "The round drawn",
-                    {
-                        "type": "object",
-                        "properties": {
+                    obj(
+                        {
                             "round": {"type": "integer"},
-                            "tables": {"type": "array", "items": {"type": "object"}},
-                            "byes": {"type": "array", "items": {"type": "string"}},
+                            "tables": array({"type": "object"}),
+                            "byes": array({"type": "string"}),
                             "event": EVENT,
-                        },
-                    },
+                        }
+                    ),
                 )
             }
             | refused(403, 404, 409, 422),
@@ -328,13 +308,7 @@ OPENAPI_PATHS: dict[str, Any] = {
             "security": ORGANISER,
             "parameters": [EVENT_ID],
             "requestBody": body(
-                {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string"},
-                        "players": {"type": "array", "items": {"type": "string"}},
-                    },
-                }
+                obj({"name": {"type": "string"}, "players": array({"type": "string"})})
             ),
             "responses": event_answer("The event", "201") | refused(403, 404, 409, 422),
         }
@@ -344,7 +318,7 @@ OPENAPI_PATHS: dict[str, Any] = {
             "summary": "Withdraw an entrant from the next round on; what was played stays",
             "security": ORGANISER,
             "parameters": [EVENT_ID],
-            "requestBody": body({"type": "object", "properties": {"name": {"type": "string"}}}),
+            "requestBody": body(obj({"name": {"type": "string"}})),
             "responses": event_answer("The event") | refused(403, 404, 409),
         }
     },

@@ -10,7 +10,8 @@ from scorebook.json_guards import MAX_DEPTH
 from scorers import GAMES, part_of
 
 from . import events_api, player_pages, rating_pages, transfer_pages
-from .openapi_parts import JSON, answer, body, ref
+from .openapi_parts import answer, array, body, header, obj, ref, refusal, refusals_from
+from .passcode import PASSCODE_HEADER
 
 
 def refusals(*codes: int) -> dict[str, Any]:
@@ -27,7 +28,7 @@ def refusals(*codes: int) -> dict[str, Any]:
         422: "The input does not follow the rules, or its text holds a lone surrogate; "
         "`fields` says where.",
     }
-    return {str(code): answer(meaning[code], ref("Error")) for code in codes}
+    return refusals_from(meaning, codes)
 
 
 MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -37,128 +38,108 @@ CHANGE_ERRORS = (400, 403, 404, 409, 413, 415, 422)
 DOOR_ERRORS = (400, 413, 415, 422)
 """What any POST or PUT may be answered before its view runs: a body not JSON (415), too large
 (413), nested too deeply (400), or holding a lone surrogate (422)."""
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "description": "A retry with the same key, path and body answers as the first request did "
-    "and changes nothing more; the same key with another body or path is refused (409).",
-    "schema": {"type": "string", "maxLength": 100},
-}
-IF_MATCH = {
-    "name": "If-Match",
-    "in": "header",
-    "required": False,
-    "description": 'The round the phone saw, as "<round id>:<version>" (its "id" and "version"): '
-    "412 when round n is no longer that round at that version.",
-    "schema": {"type": "string", "pattern": "^[0-9]+:[0-9]+$"},
-}
+IDEMPOTENCY_KEY = header(
+    "Idempotency-Key",
+    "A retry with the same key, path and body answers as the first request did and changes "
+    "nothing more; the same key with another body or path is refused (409).",
+    {"type": "string", "maxLength": 100},
+)
+IF_MATCH = header(
+    "If-Match",
+    'The round the phone saw, as "<round id>:<version>" (its "id" and "version"): 412 when '
+    "round n is no longer that round at that version.",
+    {"type": "string", "pattern": "^[0-9]+:[0-9]+$"},
+)
 
-EVENT_SEAT = {
-    "type": ["object", "null"],
-    "description": "The event, round and table a match of an event is played at.",
-    "properties": {
-        "id": {"type": "integer"},
-        "round": {"type": "integer"},
-        "table": {"type": "integer"},
-    },
-}
+EVENT_SEAT = obj(
+    {"id": {"type": "integer"}, "round": {"type": "integer"}, "table": {"type": "integer"}},
+    type=["object", "null"],
+    description="The event, round and table a match of an event is played at.",
+)
 SCHEMAS: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "required": ["error", "fields"],
-        "properties": {
+    "Error": obj(
+        {
             "error": {"type": "string", "description": "One sentence a person can act on."},
             "fields": {
                 "type": "object",
                 "description": "Field path (like `hands.Bo.points`) → messages.",
-                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "additionalProperties": array({"type": "string"}),
             },
         },
-    },
-    "Game": {
-        "type": "object",
-        "properties": {
+        required=["error", "fields"],
+    ),
+    "Game": obj(
+        {
             "id": {"type": "string"},
             "name": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "integer"}},
+            "players": array({"type": "integer"}),
             "teams": {"type": "boolean"},
-            "options": {"type": "array", "items": {"type": "object"}},
-        },
-    },
-    "Match": {
-        "type": "object",
-        "properties": {
+            "options": array({"type": "object"}),
+        }
+    ),
+    "Match": obj(
+        {
             "id": {"type": "integer"},
             "game": {"type": "string"},
             "options": {"type": "object"},
-            "players": {"type": "array", "items": {"type": "string"}},
+            "players": array({"type": "string"}),
             "teams": {"type": ["object", "null"]},
-            "rounds": {"type": "array", "items": ref("Round")},
+            "rounds": array(ref("Round")),
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "status": {"type": "string", "enum": ["playing", "finished"]},
             "winner": {"type": ["string", "null"]},
-            "state": {
-                "type": "object",
-                "description": "The game's state after the last round; every game names the "
+            "state": obj(
+                {"dealer": {"type": "string"}},
+                description="The game's state after the last round; every game names the "
                 "`dealer` of the next round (Barbu: the declarer).",
-                "properties": {"dealer": {"type": "string"}},
-            },
+            ),
             "uid": {"type": "string"},
             "created_at": {"type": "string", "format": "date-time"},
             "url": {"type": "string"},
             "html_url": {"type": "string"},
             "version": {"type": "integer", "description": "Grows with every change."},
-            "removed": {
-                "type": "array",
-                "description": "Rounds taken out and not restored, oldest removal first.",
-                "items": {
-                    "type": "object",
-                    "properties": {
+            "removed": array(
+                obj(
+                    {
                         "id": {"type": "integer"},
                         "input": {"type": "object"},
                         "removed_at": {"type": "string", "format": "date-time"},
-                    },
-                },
-            },
+                    }
+                ),
+                description="Rounds taken out and not restored, oldest removal first.",
+            ),
             "rematch_of": {"type": ["integer", "null"]},
             "rematched_by": {"type": ["integer", "null"]},
             "event": EVENT_SEAT,
             "note": {"type": ["string", "null"], "maxLength": 500},
             "place": {"type": ["string", "null"], "maxLength": 100},
             "played_at": {"type": "string", "format": "date-time"},
-        },
-    },
-    "MatchSummary": {
-        "type": "object",
-        "properties": {
+        }
+    ),
+    "MatchSummary": obj(
+        {
             "id": {"type": "integer"},
             "game": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "string"}},
+            "players": array({"type": "string"}),
             "totals": {"type": "object"},
             "status": {"type": "string"},
             "winner": {"type": ["string", "null"]},
             "rounds_played": {"type": "integer"},
             "url": {"type": "string"},
             "event": EVENT_SEAT,
-        },
-    },
-    "RoundAndMatch": {
-        "type": "object",
-        "properties": {"round": ref("Round"), "match": ref("Match")},
-    },
-    "Outcome": {
-        "type": "object",
-        "properties": {
+        }
+    ),
+    "RoundAndMatch": obj({"round": ref("Round"), "match": ref("Match")}),
+    "Outcome": obj(
+        {
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "status": {"type": "string", "enum": ["playing", "finished"]},
             "winner": {"type": ["string", "null"]},
             "ended_after": {"type": ["integer", "null"]},
-        },
-    },
-    "Change": {
-        "type": "object",
-        "properties": {
+        }
+    ),
+    "Change": obj(
+        {
             "action": {
                 "type": "string",
                 "enum": ["add", "correct", "remove", "restore", "note", "details"],
@@ -169,14 +150,12 @@ SCHEMAS: dict[str, Any] = {
             "input": {"type": ["object", "null"]},
             "replaced": {"type": ["object", "null"]},
             "at": {"type": "string", "format": "date-time"},
-        },
-    },
+        }
+    ),
 }
 
-ROUND: dict[str, Any] = {
-    "type": "object",
-    "required": ["version", "n", "input", "scores", "explanation", "totals"],
-    "properties": {
+ROUND: dict[str, Any] = obj(
+    {
         "id": {
             "type": "integer",
             "description": "Stable for the life of the round; always in a match, never in an "
@@ -188,12 +167,13 @@ ROUND: dict[str, Any] = {
         "n": {"type": "integer", "description": "Its place among the rounds that count."},
         "input": {"type": "object", "description": "The round as entered."},
         "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "explanation": {"type": "array", "items": {"type": "string"}},
+        "explanation": array({"type": "string"}),
         "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
         "entered_at": {"type": "string", "format": "date-time"},
         "corrected_at": {"type": ["string", "null"], "format": "date-time"},
     },
-}
+    required=["version", "n", "input", "scores", "explanation", "totals"],
+)
 """A round as answers give it; each game's schema module adds the fields its results carry."""
 
 
@@ -204,18 +184,17 @@ def game_schemas() -> list[ModuleType]:
 
 def new_match() -> dict[str, Any]:
     """Describe a new match's body: one of the games the registry holds now, its players."""
-    return {
-        "type": "object",
-        "required": ["game", "players"],
-        "properties": {
+    return obj(
+        {
             "game": {"type": "string", "enum": list(GAMES)},
-            "players": {"type": "array", "items": {"type": "string", "maxLength": 40}},
+            "players": array({"type": "string", "maxLength": 40}),
             "options": {
                 "type": "object",
                 "description": "Option name → value; omitted ones default.",
             },
         },
-    }
+        required=["game", "players"],
+    )
 
 
 def schemas() -> dict[str, Any]:
@@ -250,15 +229,7 @@ def games_paths() -> dict[str, Any]:
         "/api/games": {
             "get": {
                 "summary": "The games, their player counts and options",
-                "responses": {
-                    "200": answer(
-                        "The games",
-                        {
-                            "type": "object",
-                            "properties": {"games": {"type": "array", "items": ref("Game")}},
-                        },
-                    )
-                },
+                "responses": {"200": answer("The games", obj({"games": array(ref("Game"))}))},
             }
         },
     }
@@ -271,13 +242,7 @@ def match_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Start a match; the answer carries its scorer_token, once",
                 "parameters": [
-                    {
-                        "name": "X-Tablescore-Passcode",
-                        "in": "header",
-                        "required": False,
-                        "description": "The site passcode, when the server sets one.",
-                        "schema": {"type": "string"},
-                    },
+                    header(PASSCODE_HEADER, "The site passcode, when the server sets one."),
                     IDEMPOTENCY_KEY,
                 ],
                 "requestBody": body(ref("NewMatch")),
@@ -290,15 +255,14 @@ def match_paths() -> dict[str, Any]:
                 "responses": {
                     "200": answer(
                         "One page of matches",
-                        {
-                            "type": "object",
-                            "properties": {
-                                "matches": {"type": "array", "items": ref("MatchSummary")},
+                        obj(
+                            {
+                                "matches": array(ref("MatchSummary")),
                                 "page": {"type": "integer"},
                                 "pages": {"type": "integer"},
                                 "total": {"type": "integer"},
-                            },
-                        },
+                            }
+                        ),
                     )
                 }
                 | refusals(422),
@@ -312,13 +276,7 @@ def match_paths() -> dict[str, Any]:
                 "answered 304 while the match is unchanged, without replaying it.",
                 "parameters": [
                     MATCH_ID,
-                    {
-                        "name": "If-None-Match",
-                        "in": "header",
-                        "required": False,
-                        "description": "The ETag of the last answer this client holds.",
-                        "schema": {"type": "string"},
-                    },
+                    header("If-None-Match", "The ETag of the last answer this client holds."),
                 ],
                 "responses": {
                     "200": answer("The match", ref("Match")),
@@ -334,14 +292,13 @@ def match_paths() -> dict[str, Any]:
                 "security": [{"scorer": []}],
                 "parameters": [MATCH_ID],
                 "requestBody": body(
-                    {
-                        "type": "object",
-                        "properties": {
+                    obj(
+                        {
                             "note": {"type": ["string", "null"]},
                             "place": {"type": ["string", "null"]},
                             "played_at": {"type": "string"},
-                        },
-                    }
+                        }
+                    )
                 ),
                 "responses": {"200": answer("The match", ref("Match"))}
                 | refusals(400, 403, 404, 413, 415, 422),
@@ -359,9 +316,7 @@ def round_paths() -> dict[str, Any]:
                 "summary": "Write round n's note (≤ 200 characters), or null to take it away",
                 "security": [{"scorer": []}],
                 "parameters": [MATCH_ID, ROUND_N],
-                "requestBody": body(
-                    {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
-                ),
+                "requestBody": body(obj({"note": {"type": ["string", "null"]}})),
                 "responses": {"200": answer("The round and the match", ref("RoundAndMatch"))}
                 | refusals(400, 403, 404, 413, 415, 422),
             }
@@ -389,11 +344,7 @@ def round_paths() -> dict[str, Any]:
                 "summary": "Remove round n; later rounds are scored again",
                 "security": [{"scorer": []}],
                 "parameters": [MATCH_ID, ROUND_N, IF_MATCH, IDEMPOTENCY_KEY],
-                "responses": {
-                    "200": answer(
-                        "The match", {"type": "object", "properties": {"match": ref("Match")}}
-                    )
-                }
+                "responses": {"200": answer("The match", obj({"match": ref("Match")}))}
                 | refusals(400, 403, 404, 409, 412),
             },
         },
@@ -420,19 +371,10 @@ def history_paths() -> dict[str, Any]:
                 "dealt next.",
                 "security": [{"scorer": []}],
                 "parameters": [MATCH_ID],
-                "requestBody": {
-                    "required": False,
-                    "content": {
-                        JSON: {
-                            "schema": {
-                                "type": "object",
-                                "properties": {
-                                    "seating": {"type": "string", "enum": ["same", "rotate"]}
-                                },
-                            }
-                        }
-                    },
-                },
+                "requestBody": body(
+                    obj({"seating": {"type": "string", "enum": ["same", "rotate"]}}),
+                    required=False,
+                ),
                 "responses": {"201": answer("The new match", ref("Match"))}
                 | refusals(400, 403, 404, 409, 413, 415, 422),
             }
@@ -442,13 +384,7 @@ def history_paths() -> dict[str, Any]:
                 "summary": "Every change made to the match, oldest first",
                 "parameters": [MATCH_ID],
                 "responses": {
-                    "200": answer(
-                        "The change log",
-                        {
-                            "type": "object",
-                            "properties": {"changes": {"type": "array", "items": ref("Change")}},
-                        },
-                    )
+                    "200": answer("The change log", obj({"changes": array(ref("Change"))}))
                 }
                 | refusals(404),
             }
@@ -462,14 +398,13 @@ def history_paths() -> dict[str, Any]:
                 "responses": {
                     "200": answer(
                         "The options used, the real result and the what-if result",
-                        {
-                            "type": "object",
-                            "properties": {
+                        obj(
+                            {
                                 "options": {"type": "object"},
                                 "actual": ref("Outcome"),
                                 "whatif": ref("Outcome"),
-                            },
-                        },
+                            }
+                        ),
                     )
                 }
                 | refusals(404, 422),
@@ -489,13 +424,7 @@ def handoff_paths() -> dict[str, Any]:
                 "responses": {
                     "201": answer(
                         "The code and the link that carries it",
-                        {
-                            "type": "object",
-                            "properties": {
-                                "code": {"type": "string"},
-                                "url": {"type": "string"},
-                            },
-                        },
+                        obj({"code": {"type": "string"}, "url": {"type": "string"}}),
                     )
                 }
                 | refusals(403, 404, 415),
@@ -505,34 +434,28 @@ def handoff_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Trade a handoff code for this device's own scorer token",
                 "requestBody": body(
-                    {
-                        "type": "object",
-                        "required": ["code"],
-                        "properties": {
-                            "code": {"type": "string"},
-                            "device": {"type": "string", "maxLength": 40},
-                        },
-                    }
+                    obj(
+                        {"code": {"type": "string"}, "device": {"type": "string", "maxLength": 40}},
+                        required=["code"],
+                    )
                 ),
                 "responses": {
                     "200": answer(
                         "The match and this device's token",
-                        {
-                            "type": "object",
-                            "properties": {
+                        obj(
+                            {
                                 "match_id": {"type": "integer"},
                                 "scorer_token": {"type": "string"},
                                 "device": {"type": "string"},
-                            },
-                        },
+                            }
+                        ),
                     )
                 }
                 | refusals(400, 415, 422)
                 | {
-                    "429": answer(
+                    "429": refusal(
                         "Too many wrong codes from this address (ten a minute by default, "
-                        "JOIN_LIMIT): wait, then try again.",
-                        ref("Error"),
+                        "JOIN_LIMIT): wait, then try again."
                     )
                 },
             }

@@ -17,11 +17,12 @@ from scorers.words import lazy
 
 from .chart import rating_line
 from .db import get_db
-from .json_body import body, require_json
-from .openapi_parts import PASSCODE, answer, ref
+from .json_body import body as json_body
+from .json_body import require_json
+from .openapi_parts import PASSCODE, answer, array, body, obj, ref, refusal
 from .pages import submit
 from .passcode import PASSCODE_HEADER, check_passcode
-from .present import summary_json
+from .present import pick, summary_json
 
 bp = Blueprint("players", __name__)
 
@@ -72,7 +73,7 @@ def player_json(player: players.Player) -> dict[str, Any]:
             for rivalry in player.rivalries
         ],
         "ratings": [
-            {key: rating[key] for key in ("game", "variant", "rating", "matches", "ranked")}
+            pick(rating, "game", "variant", "rating", "matches", "ranked")
             for rating in ratings.list_ratings(get_db(), players.make_key(player.name))
         ],
         "matches": [summary_json(row) for row in player.recent.rows],
@@ -108,7 +109,7 @@ def rename_json(name: str) -> ResponseReturnValue:
     """Rename a player, or merge them into the player whose name they take."""
     check_passcode(request.headers.get(PASSCODE_HEADER), "rename")
     require_json()
-    renamed = players.rename(get_db(), name, body())
+    renamed = players.rename(get_db(), name, json_body())
     return jsonify(player_json(players.find(get_db(), renamed)))
 
 
@@ -172,20 +173,14 @@ def rename(name: str) -> ResponseReturnValue:
 
 
 NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-UNKNOWN = answer("Nobody of that name (in any case) has played a match.", ref("Error"))
+UNKNOWN = refusal("Nobody of that name (in any case) has played a match.")
 RATE = {"type": ["number", "null"], "description": "Null until a match is finished."}
-PLAYER = {
-    "type": "object",
-    "required": ["name", "games", "head_to_head", "matches", "matches_total", "matches_url"],
-    "properties": {
+PLAYER = obj(
+    {
         "name": {"type": "string", "description": "The name the player was given last."},
-        "games": {
-            "type": "array",
-            "description": "One entry per game variant (a Rami target, a Belote variant and "
-            "target, Gaigel teams by strokes or for three, a Porrazo target).",
-            "items": {
-                "type": "object",
-                "properties": {
+        "games": array(
+            obj(
+                {
                     "game": {"type": "string"},
                     "variant": {"type": "string", "examples": ["Coinche, to 2000"]},
                     "matches": {"type": "integer"},
@@ -197,34 +192,34 @@ PLAYER = {
                     "win_rate": RATE | {"description": "Wins over finished matches, 0 to 1."},
                     "average_score": RATE
                     | {"description": "The final total, the team's in team games, on average."},
-                },
-            },
-        },
-        "head_to_head": {
-            "type": "array",
-            "description": "Per opponent, the matches played on opposite sides.",
-            "items": {
-                "type": "object",
-                "properties": {
+                }
+            ),
+            description="One entry per game variant (a Rami target, a Belote variant and "
+            "target, Gaigel teams by strokes or for three, a Porrazo target).",
+        ),
+        "head_to_head": array(
+            obj(
+                {
                     "opponent": {"type": "string"},
                     "matches": {"type": "integer"},
                     "wins": {"type": "integer"},
                     "losses": {"type": "integer"},
-                },
-            },
-        },
-        "matches": {
-            "type": "array",
-            "items": ref("MatchSummary"),
-            "description": "The newest page of the player's matches; matches_url lists them all.",
-        },
+                }
+            ),
+            description="Per opponent, the matches played on opposite sides.",
+        ),
+        "matches": array(
+            ref("MatchSummary"),
+            description="The newest page of the player's matches; matches_url lists them all.",
+        ),
         "matches_total": {"type": "integer", "description": "How many matches the player sat in."},
         "matches_url": {
             "type": "string",
             "description": "The history filtered by this player, a page at a time.",
         },
     },
-}
+    required=["name", "games", "head_to_head", "matches", "matches_total", "matches_url"],
+)
 
 OPENAPI_PATHS: dict[str, Any] = {
     "/api/players": {
@@ -233,23 +228,20 @@ OPENAPI_PATHS: dict[str, Any] = {
             "responses": {
                 "200": answer(
                     "The players",
-                    {
-                        "type": "object",
-                        "properties": {
-                            "players": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
+                    obj(
+                        {
+                            "players": array(
+                                obj(
+                                    {
                                         "name": {"type": "string"},
                                         "matches": {"type": "integer"},
                                         "wins": {"type": "integer"},
                                         "url": {"type": "string", "format": "uri"},
-                                    },
-                                },
-                            }
-                        },
-                    },
+                                    }
+                                )
+                            )
+                        }
+                    ),
                 )
             },
         }
@@ -268,31 +260,15 @@ OPENAPI_PATHS: dict[str, Any] = {
             "description": "Only who the seats belong to changes: matches keep the names as "
             "typed. Every rename is kept in an append-only log.",
             "parameters": [NAME, PASSCODE],
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["to"],
-                            "properties": {"to": {"type": "string", "maxLength": 40}},
-                        }
-                    }
-                },
-            },
+            "requestBody": body(obj({"to": {"type": "string", "maxLength": 40}}, required=["to"])),
             "responses": {
                 "200": answer("The player under the new name", PLAYER),
-                "400": answer("The body is not JSON, or not an object.", ref("Error")),
-                "403": answer(
-                    "The server has a passcode and the request did not send it.", ref("Error")
-                ),
+                "400": refusal("The body is not JSON, or not an object."),
+                "403": refusal("The server has a passcode and the request did not send it."),
                 "404": UNKNOWN,
-                "409": answer(
-                    "The new name belongs to a player who sat at the same table.",
-                    ref("Error"),
-                ),
-                "415": answer("The body is not sent as application/json.", ref("Error")),
-                "422": answer("The new name is empty or longer than 40.", ref("Error")),
+                "409": refusal("The new name belongs to a player who sat at the same table."),
+                "415": refusal("The body is not sent as application/json."),
+                "422": refusal("The new name is empty or longer than 40."),
             },
         }
     },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import url_for
@@ -75,18 +76,19 @@ def match_json(match: Match) -> dict[str, Any]:
     }
 
 
+def pick(row: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    """Copy the named fields of a stored row, in that order: the answer calls them the same."""
+    return {name: row[name] for name in names}
+
+
+LISTED = ("id", "game", "players", "teams", "totals", "status", "winner", "rounds_played", "uid")
+"""What history lists of a match as its row holds it."""
+
+
 def summary_json(row: dict[str, Any]) -> dict[str, Any]:
     """Return a match as history lists it, from its cached result."""
     return {
-        "id": row["id"],
-        "game": row["game"],
-        "players": row["players"],
-        "teams": row["teams"],
-        "totals": row["totals"],
-        "status": row["status"],
-        "winner": row["winner"],
-        "rounds_played": row["rounds_played"],
-        "uid": row["uid"],
+        **pick(row, *LISTED),
         "created_at": row["created_utc"],
         "updated_at": row["updated_utc"],
         "url": url_for("api.match", match_id=row["id"], _external=True),
@@ -100,10 +102,7 @@ def summary_json(row: dict[str, Any]) -> dict[str, Any]:
 def change_json(change: dict[str, Any]) -> dict[str, Any]:
     """Return one entry of the change log."""
     return {
-        "action": change["action"],
-        "n": change["n"],
-        "input": change["input"],
-        "replaced": change["replaced"],
+        **pick(change, "action", "n", "input", "replaced"),
         "at": change["at_utc"],
         "device": change.get("device"),
     }

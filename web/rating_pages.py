@@ -12,7 +12,8 @@ from scorers import GAMES
 from scorers.elo import RANKED_AFTER, SCALE, START, K
 
 from .db import get_db
-from .openapi_parts import answer, refusal
+from .openapi_parts import answer, array, obj, refusal
+from .present import pick
 
 bp = Blueprint("ratings", __name__)
 
@@ -45,21 +46,36 @@ def leaderboard_json() -> ResponseReturnValue:
         game=scorer.id,
         ranked_after=RANKED_AFTER,
         boards=[
-            {key: board[key] for key in ("variant", "variant_key", "players", "unranked")}
+            pick(board, "variant", "variant_key", "players", "unranked")
             for board in ratings.rank_boards(get_db(), scorer.id)
         ],
     )
 
 
-PLAYER_RATING = {
-    "type": "object",
-    "properties": {
+PLAYER_RATING = obj(
+    {
         "rank": {"type": "integer"},
         "player": {"type": "string"},
         "rating": {"type": "integer"},
         "matches": {"type": "integer"},
-    },
-}
+    }
+)
+BOARDS = obj(
+    {
+        "game": {"type": "string"},
+        "ranked_after": {"type": "integer"},
+        "boards": array(
+            obj(
+                {
+                    "variant": {"type": "string"},
+                    "variant_key": {"type": "object"},
+                    "players": array(PLAYER_RATING),
+                    "unranked": {"type": "integer"},
+                }
+            )
+        ),
+    }
+)
 OPENAPI_PATHS: dict[str, Any] = {
     "/api/ratings": {
         "get": {
@@ -76,28 +92,7 @@ OPENAPI_PATHS: dict[str, Any] = {
                 }
             ],
             "responses": {
-                "200": answer(
-                    "The boards",
-                    {
-                        "type": "object",
-                        "properties": {
-                            "game": {"type": "string"},
-                            "ranked_after": {"type": "integer"},
-                            "boards": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
-                                        "variant": {"type": "string"},
-                                        "variant_key": {"type": "object"},
-                                        "players": {"type": "array", "items": PLAYER_RATING},
-                                        "unranked": {"type": "integer"},
-                                    },
-                                },
-                            },
-                        },
-                    },
-                ),
+                "200": answer("The boards", BOARDS),
                 "422": refusal("No game, or a game Tablescore does not score."),
             },
         }

@@ -6,9 +6,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .. import explain
 from ..base import Table
-from ..refusal import Problems, Refusal
+from ..refusal import Problems, Refusal, read_one_of
 from ..words import _, lazy
 
 HANDS_PER_DECLARER = 7
@@ -207,12 +206,12 @@ def read_hand(table: Table, data: Any) -> dict[str, Any]:
     """Check one hand's shape: the contract, what it counts and the doubles."""
     if not isinstance(data, dict):
         raise Refusal(_("A hand must be an object with contract, taken and doubles."))
-    contract = data.get("contract")
-    if not isinstance(contract, str) or contract not in CONTRACTS:
-        choices = explain.either(CONTRACTS.values())
-        raise Refusal.at(
-            "contract", _("The contract is one of: {choices}.").format(choices=choices)
-        )
+    contract = read_one_of(
+        data.get("contract"),
+        "contract",
+        CONTRACTS,
+        lambda choices: _("The contract is one of: {choices}.").format(choices=choices),
+    )
     problems = Problems()
     hand: dict[str, Any] = {"contract": contract}
     if data.get("declarer") is not None:

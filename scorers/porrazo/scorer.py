@@ -20,7 +20,7 @@ from ..base import (
 )
 from ..cards import read_rank
 from ..options import FIRST_DEALER, Option, choice_option, target_option
-from ..refusal import Problems, Refusal
+from ..refusal import Problems, Refusal, read_one_of
 from ..words import _, lazy
 from .rules import (
     EVENT_NAMES,
@@ -91,10 +91,12 @@ def read_event(table: Table, data: Any) -> dict[str, Any]:
     """Check one pegged event: who, what, and the cards it needs (and none it does not)."""
     if not isinstance(data, dict):
         raise Refusal(_("An event is an object with event, player and what it needs."))
-    event = data.get("event")
-    if not isinstance(event, str) or event not in EVENT_NAMES:
-        events = explain.either(EVENT_NAMES.values())
-        raise Refusal.at("event", _("The event is one of: {events}.").format(events=events))
+    event = read_one_of(
+        data.get("event"),
+        "event",
+        EVENT_NAMES,
+        lambda events: _("The event is one of: {events}.").format(events=events),
+    )
     problems = Problems()
     read: dict[str, Any] = {"event": event}
     if event in BY_PLAYER:
