@@ -8,9 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorebook import storage
 from scorers.base import FINISHED
@@ -73,17 +75,30 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # Megabytes of imports one address may send without a passcode, each import counting
         # one at least: a whole evening's history is one or two.
         IMPORT_ALLOWANCE="64 per hour",
+        # Served behind one reverse proxy (deploy/Caddyfile): its X-Forwarded-For, -Proto and
+        # -Host say the phone's address and the scheme and host it asked for. Without one,
+        # anybody could write them, so they are never read.
+        BEHIND_PROXY=False,
     )
     app.config.from_prefixed_env("TABLESCORE")
     # from_prefixed_env reads JSON: a passcode of 0, false or null would switch it off, and
     # 1e3 would become 1000.0. A passcode is text, as typed.
     if "TABLESCORE_PASSCODE" in os.environ:
         app.config["PASSCODE"] = os.environ["TABLESCORE_PASSCODE"]
+    # Nor may a typo trust forwarded headers: "no" or "off" would read as a true string.
+    if "TABLESCORE_BEHIND_PROXY" in os.environ:
+        said = os.environ["TABLESCORE_BEHIND_PROXY"].strip().lower()
+        app.config["BEHIND_PROXY"] = said in {"1", "true", "yes", "on"}
     if config:
         app.config.from_mapping(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
     storage.prepare(app.config["DATABASE"])
+    if app.config["BEHIND_PROXY"]:
+        # Exactly one hop, the proxy's own: whatever a phone wrote in these headers itself
+        # stands further left, and is never read.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    app.session_interface = SessionCookies()
     csrf.init_app(app)
     limiter.init_app(app)
     csrf.exempt(api.bp)
@@ -109,7 +124,10 @@ SECURITY_HEADERS = {
     "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    # Over https, Flask-WTF takes a form only with a Referer from this site (WTF_CSRF_SSL_STRICT):
+    # the phones send it to this site alone, and no other site ever learns a page's address
+    # (a join link carries its code).
+    "Referrer-Policy": "same-origin",
 }
 
 
@@ -117,6 +135,14 @@ def secure_headers(response: Response) -> Response:
     """Send the security headers with every answer, pages and API alike."""
     response.headers.update(SECURITY_HEADERS)
     return response
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, marked Secure whenever the phone asked over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Say whether the cookie may travel only over https: set so, or asked so."""
+        return super().get_cookie_secure(app) or request.is_secure
 
 
 def instance_secret(instance: Path) -> str:

@@ -498,13 +498,13 @@ async function sendTurn() {
       }
       let response;
       try {
-        response = await fetch(item.url, {
+        response = Outbox.reached(await fetch(item.url, {
           method: "POST",
           body: item.body,
           headers: { "Content-Type": "application/x-www-form-urlencoded" },
           redirect: "manual",
           signal: AbortSignal.timeout(SEND_WAIT_MS),
-        });
+        }));
       } catch {
         break;
       }

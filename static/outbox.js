@@ -36,5 +36,11 @@ self.TablescoreOutbox = (() => {
     add: (item) => run("readwrite", (store) => store.add(item)),
     put: (item) => run("readwrite", (store) => store.put(item)),
     drop: (id) => run("readwrite", (store) => store.delete(id)),
+    /** The server's answer; a proxy's 502 or 504 (deploy/Caddyfile: Tablescore down or
+     * restarting, never its own answer) throws, as a network that is down does. */
+    reached: (response) => {
+      if (response.status === 502 || response.status === 504) throw new TypeError("server not reached");
+      return response;
+    },
   };
 })();

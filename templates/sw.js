@@ -31,12 +31,14 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+const reached = self.TablescoreOutbox.reached;
+
 // A page comes from the server (scores change); a match page, its sheet and its live view are
 // kept as last seen, and shown marked as such when the server cannot be reached.
 async function page(event) {
   const url = new URL(event.request.url);
   try {
-    const response = (await event.preloadResponse) || (await fetch(event.request));
+    const response = reached((await event.preloadResponse) || (await fetch(event.request)));
     if (response.ok && KEPT_PAGES.test(url.pathname)) {
       // Kept with the time it was seen, which the page shows offline.
       const headers = new Headers(response.headers);
@@ -76,7 +78,7 @@ async function post(event) {
   // Only a round's form is read before it is sent: an uploaded export is not copied.
   const body = match ? await request.clone().text() : "";
   try {
-    return await fetch(request);
+    return reached(await fetch(request));
   } catch {
     if (!match || !new URLSearchParams(body).has("record")) return offline(true);
     await self.TablescoreOutbox.add({ url: url.pathname, body, at: new Date().toISOString(), state: "waiting" });

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Playwright, sync_playwright
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -107,23 +107,33 @@ def new_match(client: FlaskClient) -> Callable[..., dict[str, Any]]:
     return start
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for all browser tests: Playwright's sync API runs one only."""
-    # Under CI a missing Chromium fails the run instead of skipping.
-    if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is missing: apt-get install chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
+"""The machine has no network beyond localhost: keep Chromium from reaching for it."""
+
+
+def needed(program: str, package: str) -> None:
+    """Skip a test whose program from Debian is missing; under CI, fail it instead."""
+    if not Path(program).exists():
+        message = f"{program} is missing: apt-get install {package}"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            # The machine has no network beyond localhost: keep Chromium from reaching for it.
-            args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
-        )
-        yield chromium
-        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """Start Playwright once for all browser tests: its sync API runs one at a time only."""
+    needed(CHROMIUM, "chromium")
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Launch Debian's Chromium once for all browser tests."""
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ def test_every_answer_carries_the_security_headers(client: FlaskClient, path: st
     assert "frame-ancestors 'none'" in policy
     assert "'unsafe-inline'" not in policy
     assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"
 
 
 def test_pages_use_no_inline_script_or_style(client: FlaskClient, new_match):

@@ -29,6 +29,10 @@ SETTINGS: dict[str, Any] = {
     # poll(), not select(): a thousand sockets is past what select() can watch.
     "asyncore_use_poll": True,
     "ident": "Tablescore",
+    # Forwarded headers are the app's to trust or not (TABLESCORE_BEHIND_PROXY, ProxyFix):
+    # waitress trusts no proxy, and passes them on untouched rather than dropping them.
+    "trusted_proxy": None,
+    "clear_untrusted_proxy_headers": False,
 }
 """How each process serves: the same settings as `bin/serve` gives waitress alone."""
 
