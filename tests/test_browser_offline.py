@@ -69,10 +69,10 @@ def shown_afresh(page: Page) -> None:
 
 
 def sent_until(table: Table, page: Page, match_id: int, count: int) -> None:
-    """Wait until the match holds `count` rounds, as the phone sends what it kept (ten seconds
-    at most): the outbox of a page just shown afresh reads empty until the page has read what
-    this phone still keeps, so it alone does not say all was sent."""
-    for _ in range(100):
+    """Wait until the match holds `count` rounds, as the phone sends what it kept (as long as
+    a phone back online may take): the outbox of a page just shown afresh reads empty until the
+    page has read what this phone still keeps, so it alone does not say all was sent."""
+    for _ in range(BACK_WITHIN_MS // 100):
         if len(table.rounds(match_id)) >= count:
             return
         page.wait_for_timeout(100)
@@ -120,7 +120,7 @@ def test_rounds_recorded_offline_are_sent_once_each_in_order(
     back_online(page)
     sent_until(table, page, match_id, 3)
     shown_afresh(page)
-    expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=10000)
+    expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=BACK_WITHIN_MS)
     rounds = table.rounds(match_id)
     assert len(rounds) == 3
     assert rounds[1]["input"] == rounds[2]["input"] == rounds[0]["input"]
@@ -142,7 +142,7 @@ def test_a_round_the_server_refuses_on_arrival_says_why_and_can_be_fixed(table: 
     back_online(page)
     shown_afresh(page)
     refused = page.locator("#outbox .outbox-item.refused")
-    expect(refused).to_have_count(1, timeout=10000)
+    expect(refused).to_have_count(1, timeout=BACK_WITHIN_MS)
     expect(refused.locator(".outbox-state")).to_contain_text(
         "Not recorded: This form was for deal 1"
     )
@@ -236,6 +236,6 @@ def test_a_round_the_server_cannot_store_yet_keeps_waiting(
     expect(page.locator("#outbox .outbox-item.refused")).to_have_count(0)
     # Not awaited: once sent, the page goes back to the match, which ends this script.
     page.evaluate("() => { sendOutbox(); }")
-    expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=10000)
+    expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=BACK_WITHIN_MS)
     assert len(table.rounds(match_id)) == 1
     close(page)
