@@ -19,6 +19,8 @@ from scorers.base import FINISHED
 from web import (
     api,
     assets,
+    circle_pages,
+    circles,
     errors,
     event_pages,
     events_api,
@@ -51,6 +53,7 @@ PARTS = (
     event_pages,
     rating_pages,
     share,
+    circle_pages,
 )
 """The web modules whose blueprint (`bp`) holds pages or JSON doors, in the order registered."""
 
@@ -79,6 +82,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # -Host say the phone's address and the scheme and host it asked for. Without one,
         # anybody could write them, so they are never read.
         BEHIND_PROXY=False,
+        # One circle for everyone who reaches the server (a laptop at the table), or many,
+        # each private behind its key (a server on the internet).
+        CIRCLES="one",
+        # Circles one address may start, and wrong circle keys it may send.
+        CIRCLE_LIMIT="10 per hour",
+        CIRCLE_KEY_LIMIT="10 per minute",
     )
     app.config.from_prefixed_env("TABLESCORE")
     # from_prefixed_env reads JSON: a passcode of 0, false or null would switch it off, and
@@ -103,6 +112,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     csrf.exempt(api.bp)
     csrf.exempt(events_api.bp)
+    for door in circle_pages.JSON_DOORS:
+        csrf.exempt(door)
     for part in PARTS:
         app.register_blueprint(part.bp)
     # The templates tell a match over by the scorers' own word for it.
@@ -111,6 +122,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     language.register(app)
     compress.init_app(app)
     errors.register(app)
+    circles.register(app)
     storage_faults.register(app)
     app.teardown_appcontext(close_db)
     app.after_request(secure_headers)

@@ -313,8 +313,9 @@ REPLAYED = Replayed(size=64)
 
 
 def replay_key(db: Database, match_id: int, version: int) -> Hashable:
-    """Name a match's replay in REPLAYED: its file, the match, its version, the language."""
-    return (storage.path_of(db), match_id, version, words.speaking.get())
+    """Name a match's replay in REPLAYED: its file and circle, the match, its version, the
+    language. Another circle's phone never finds this circle's replay."""
+    return (storage.path_of(db), storage.circle_of(db), match_id, version, words.speaking.get())
 
 
 def load(db: Database, match_id: int) -> Match:

@@ -22,13 +22,16 @@ Boards = dict[tuple[str, str], Board]
 
 @dataclass(frozen=True)
 class Kept:
-    """One file's boards and the stamp of the results they were derived from."""
+    """One circle's boards and the stamp of the results they were derived from."""
 
     stamp: int
     boards: Boards
 
 
-_kept: dict[str, Kept] = {}
+_kept: dict[tuple[str, int | None], Kept] = {}
+"""Each circle's boards, by file and circle, the last rated last."""
+KEPT_CIRCLES = 256
+"""How many circles' ratings one process keeps: a server of thousands holds its busiest."""
 _deriving = threading.Lock()
 """One derivation at a time: phones reloading together after a change wait for the first."""
 
@@ -36,19 +39,23 @@ _deriving = threading.Lock()
 def read_boards(db: Database) -> Boards:
     """Every board's ratings as the finished results now stand: one read of their stamp, and
     a derivation only when it moved (several processes share the file, each keeps its own)."""
-    path = storage.path_of(db)
-    kept = _kept.get(path)
+    circle = (storage.path_of(db), storage.circle_of(db))
+    kept = _kept.get(circle)
     if kept is not None and kept.stamp == storage.history_stamp(db):
         return kept.boards
     with _deriving, storage.reading(db):
-        kept, stamp = _kept.get(path), storage.history_stamp(db)
+        kept, stamp = _kept.get(circle), storage.history_stamp(db)
         if kept is not None and kept.stamp == stamp:
             return kept.boards
         if kept is None or kept.stamp > stamp:
             derived = rate(read_finished(storage.finished_seats(db)))
         else:
             derived = rate_again(db, kept.boards, storage.results_since(db, kept.stamp))
-        _kept[path] = Kept(stamp, derived)
+        _kept.pop(circle, None)
+        _kept[circle] = Kept(stamp, derived)
+        if len(_kept) > KEPT_CIRCLES:
+            # The circle rated longest ago goes first: it is rated again when next asked.
+            del _kept[next(iter(_kept))]
     return derived
 
 

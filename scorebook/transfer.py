@@ -206,23 +206,23 @@ def export_history(db: Database) -> list[dict[str, Any]]:
     return [export_match(db, match_id) for match_id in storage.match_ids(db)]
 
 
-def export_stream(database: str) -> Iterator[str]:
-    """Write every match's export document as one JSON array, a match at a time.
+def export_stream(database: str, circle: int | None = storage.ONE_CIRCLE) -> Iterator[str]:
+    """Write every match of a circle's export document as one JSON array, a match at a time.
 
     A history of thousands of matches is never held whole: memory stays flat, each match is
     read in its own short queries, and phones scoring meanwhile are not kept waiting. The
     stream reads through its own connection, which outlives the request that started it.
     """
-    with storage.opened(database) as db:
+    with storage.opened(database, circle) as db:
         yield "["
         for i, match_id in enumerate(storage.match_ids(db)):
             yield ("," if i else "") + "\n" + as_text(export_match(db, match_id))
         yield "\n]\n"
 
 
-def write_history(database: str, into: BinaryIO) -> None:
-    """Write every match's export document into a file, as one JSON array in UTF-8."""
-    for text in export_stream(database):
+def write_history(database: str, into: BinaryIO, circle: int | None = storage.ONE_CIRCLE) -> None:
+    """Write every match of a circle's export document into a file, as one JSON array in UTF-8."""
+    for text in export_stream(database, circle):
         into.write(text.encode())
 
 
@@ -352,8 +352,11 @@ IMPORT_NICENESS = 10
 """How far below the tables' requests an import's process runs: it gets what CPU they leave."""
 
 
-def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
-    """Import an export file's matches in a process of its own, at a lower priority.
+def import_apart(
+    database: str, data: bytes, language: str | None, circle: int | None = storage.ONE_CIRCLE
+) -> Outcome:
+    """Import an export file's matches into a circle in a process of its own, at a lower
+    priority.
 
     Reading, replaying and storing thousands of matches is seconds of CPU: done in the server's
     process it would take the tables' threads and cores from them. The child speaks the
@@ -370,7 +373,9 @@ def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
     context.set_forkserver_preload(["scorebook.transfer"])
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(
-        target=import_alone, args=(database, data, language, sending, os.getpid()), daemon=True
+        target=import_alone,
+        args=(database, data, language, circle, sending, os.getpid()),
+        daemon=True,
     )
     child.start()
     sending.close()
@@ -393,13 +398,18 @@ def import_apart(database: str, data: bytes, language: str | None) -> Outcome:
 
 
 def import_alone(
-    database: str, data: bytes, language: str | None, answer: Connection, parent: int
+    database: str,
+    data: bytes,
+    language: str | None,
+    circle: int | None,
+    answer: Connection,
+    parent: int,
 ) -> None:
     """Run one import in the child `import_apart` started, and send back what came of it."""
     os.nice(IMPORT_NICENESS)
     threading.Thread(target=leave_with, args=(parent,), daemon=True).start()
     speak(language)
-    db = storage.connect(database)
+    db = storage.connect(database, circle)
     try:
         said = ("done", asdict(import_history(db, parse_export(data))), None)
     except Unreadable as unreadable:

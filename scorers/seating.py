@@ -12,8 +12,8 @@ from .words import _, ngettext
 
 MAX_NAME_LENGTH = 40
 
-PLAYER, TEAM, DEVICE = "player", "team", "device"
-"""What a name names: a player, a team, or the phone (device) that scores."""
+PLAYER, TEAM, DEVICE, CIRCLE = "player", "team", "device", "circle"
+"""What a name names: a player, a team, the phone (device) that scores, or a circle."""
 
 JOINERS = {"\u200c", "\u200d"}
 """Zero-width (non-)joiners: Persian, Kannada and emoji sequences need them between letters."""
@@ -83,6 +83,8 @@ def nameless(what: str) -> str:
         return _("Every team needs a name.")
     if what == DEVICE:
         return _("Every phone needs a name.")
+    if what == CIRCLE:
+        return _("Every circle needs a name.")
     return _("Every player needs a name.")
 
 

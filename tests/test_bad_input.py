@@ -432,6 +432,8 @@ VALUES = {
     "name": "Ana",
     "code": "ABCD2345",
     "event_id": "1",
+    "circle_id": "1",
+    "key": "k" * 32,
 }
 
 
@@ -490,6 +492,7 @@ def test_what_the_door_answers_is_documented(client: FlaskClient, rami: int) -> 
         "{round_id}": "1",
         "{name}": "Ana",
         "{event_id}": "1",
+        "{circle_id}": "1",
     }
     bodies = [
         ("text/plain", b"hello", 415),

@@ -35,8 +35,8 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     statements: list[str] = []
     connect = storage.connect
 
-    def traced(path: str):
-        db = connect(path)
+    def traced(path: str, *circle: int | None):
+        db = connect(path, *circle)
         db.conn.set_trace_callback(statements.append)
         return db
 

@@ -270,12 +270,15 @@ def every_form(phone: Phone) -> None:
             return
 
 
-def page_forms(app: Flask) -> set[str]:
-    """Every page door that takes a form: the POST routes that are not the JSON API."""
+def page_forms(app: Flask, blueprint: str | None = None) -> set[str]:
+    """Every page door that takes a form: the POST routes that are not the JSON API; those of
+    one blueprint, or those of every other than the circles' (a server of one has none)."""
     return {
         rule.endpoint
         for rule in app.url_map.iter_rules()
-        if "POST" in (rule.methods or ()) and not rule.rule.startswith("/api/")
+        if "POST" in (rule.methods or ())
+        and not rule.rule.startswith("/api/")
+        and (rule.endpoint.split(".")[0] == "circle_pages") == (blueprint == "circle_pages")
     }
 
 
@@ -287,6 +290,38 @@ def test_every_html_form_posts_over_https(tmp_path, behind_proxy: bool):
     refused = {door: codes for door, codes in phone.posted.items() if 400 in codes}
     assert refused == {}
     assert page_forms(app) <= set(phone.posted), page_forms(app) - set(phone.posted)
+
+
+def only_form(page: Any, action: str) -> Node:
+    """The one form of a page that posts to `action`."""
+    (form,) = [f for f in posted_forms(page) if f.attrs.get("action") == action]
+    return form
+
+
+@pytest.mark.parametrize("behind_proxy", [False, True], ids=["https", "https behind a proxy"])
+def test_every_circle_form_posts_over_https(tmp_path, behind_proxy: bool):
+    app = app_over(tmp_path, BEHIND_PROXY=behind_proxy, CIRCLES="many")
+    phone = Phone(app, behind_proxy)
+    welcome = phone.get("/")
+    home = phone.submit(welcome, only_form(welcome, "/circles"), {"name": "Jeudi coinche"})
+    assert home.request.path == "/circle" and "Jeudi coinche" in home.text
+    other = app.test_client().post("/api/circles", json={"name": "Famille"}).json
+    joined = phone.get(urlsplit(other["invite_url"]).path)
+    assert "Famille" in joined.text
+    page = phone.get("/circle")
+    page = phone.submit(page, only_form(page, "/circles/switch"))
+    assert "Jeudi coinche" in parse(page).find("a", "circle-name").text()
+    page = phone.get("/circle")
+    page = phone.submit(page, only_form(page, "/circle/key"))
+    assert "new invite link" in page.text
+    page = phone.submit(page, only_form(page, "/circle/leave"))
+    assert "Famille" in parse(page).find("a", "circle-name").text()
+    asked = phone.get("/circle/delete")
+    gone = phone.submit(asked, only_form(asked, "/circle/delete"), {"name": "Famille"})
+    assert "deleted" in gone.text and "/circles" in gone.text
+    refused = {door: codes for door, codes in phone.posted.items() if 400 in codes}
+    assert refused == {}
+    assert page_forms(app, "circle_pages") <= set(phone.posted)
 
 
 @pytest.mark.parametrize(

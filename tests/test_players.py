@@ -397,7 +397,9 @@ def test_migration_gives_existing_seats_their_player(tmp_path) -> None:
         "ana",
         "bo",
     ]
-    assert ["player_key", "match_id"] in [index.columns for index in db.table("seats").indexes]
+    assert ["circle_id", "player_key", "match_id"] in [
+        index.columns for index in db.table("seats").indexes
+    ]
     assert "m002_player_keys" in [m.name for m in migrations.applied(db)]
     assert [m.name for m in migrations.applied(db)][1] == "m002_player_keys"
     db.close()

@@ -27,8 +27,8 @@ def connecting(monkeypatch: pytest.MonkeyPatch, pragma: str) -> Callable[[], Non
     """Make every new connection run a pragma; return what undoes it."""
     plain = storage.connect
 
-    def connect(path: str) -> Database:
-        db = plain(path)
+    def connect(path: str, *circle: int | None) -> Database:
+        db = plain(path, *circle)
         db.execute(pragma)
         return db
 

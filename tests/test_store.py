@@ -114,9 +114,10 @@ def test_history_finds_a_player_through_the_seats_index(db, match):
     rows, total = storage.find_matches(db, player="  BO ")
     assert ([row["id"] for row in rows], total) == ([match.id], 1)
     plan = db.execute(
-        "explain query plan select match_id from seats where name_key = ?", ["bo"]
+        "explain query plan select match_id from seats where circle_id = 1 and player_key = ?",
+        ["bo"],
     ).fetchall()
-    assert "USING COVERING INDEX" in " ".join(str(step) for step in plan)
+    assert "USING COVERING INDEX seats_by_player" in " ".join(str(step) for step in plan)
 
 
 def test_the_database_defaults_to_the_instance_folder(tmp_path, monkeypatch):

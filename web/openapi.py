@@ -9,7 +9,7 @@ from typing import Any
 from scorebook.json_guards import MAX_DEPTH
 from scorers import GAMES, part_of
 
-from . import events_api, player_pages, rating_pages, transfer_pages
+from . import circle_pages, events_api, player_pages, rating_pages, transfer_pages
 from .openapi_parts import answer, array, body, header, obj, ref, refusal, refusals_from
 from .passcode import PASSCODE_HEADER
 
@@ -510,12 +510,36 @@ def document() -> dict[str, Any]:
     # The players', the export/import and the events' blueprints describe their own paths.
     described["paths"] |= deepcopy(
         player_pages.OPENAPI_PATHS
+        | circle_pages.OPENAPI_PATHS
         | transfer_pages.OPENAPI_PATHS
         | events_api.OPENAPI_PATHS
         | rating_pages.OPENAPI_PATHS
     )
     with_door_errors(described["paths"])
+    with_circle_key(described["paths"])
     return described
+
+
+OUTSIDE_CIRCLES = {("/api/games", "get"), ("/api/openapi.json", "get"), ("/api/circles", "post")}
+"""The operations a request in no circle may call on a server of many."""
+
+
+def with_circle_key(paths: dict[str, Any]) -> None:
+    """Let every operation of a circle take its key, and say what it answers without one."""
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if (path, method) in OUTSIDE_CIRCLES:
+                continue
+            parameters = operation.setdefault("parameters", [])
+            if circle_pages.CIRCLE_KEY not in parameters:
+                parameters.append(circle_pages.CIRCLE_KEY)
+            operation["responses"].setdefault(
+                "401",
+                refusal(
+                    "On a server of many circles: no key, or a key that opens no circle "
+                    "(a match, event or player of another circle answers 404)."
+                ),
+            )
 
 
 def with_door_errors(paths: dict[str, Any]) -> None:

@@ -29,6 +29,7 @@ from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
 from .chart import chart
+from .circles import current, many
 from .db import get_db
 from .limits import joining
 from .passcode import check_passcode
@@ -116,7 +117,10 @@ def entries() -> list[Entry]:
 
 @bp.get("/")
 def home() -> ResponseReturnValue:
-    """Offer the games to start and the latest matches to go back to."""
+    """Offer the games to start and the latest matches to go back to; on a server of many
+    circles, to a phone in none, what Tablescore is and how to start or join one."""
+    if many() and current() is None:
+        return render_template("circles/welcome.html")
     recent = matches.find(get_db()).rows[:RECENT]
     return render_template("home.html", recent=recent, entries=entries())
 

@@ -10,6 +10,8 @@ from flask_babel import gettext as _
 
 from scorebook import access
 
+from .circles import current, many
+
 
 def bearer_token() -> str | None:
     """Return the token a request carries as `Authorization: Bearer <token>`, if any."""
@@ -23,10 +25,12 @@ PASSCODE_HEADER = "X-Tablescore-Passcode"
 def check_passcode(given: str | None, door: str = "start") -> None:
     """Refuse a change outside a match's own token without the site passcode, when it has one.
 
-    `door` names what is asked for ("start", "import", "rename"), so the refusal says it.
+    `door` names what is asked for ("start", "import", "rename", "event", "circle"), so the
+    refusal says it. On a server of many circles the passcode guards starting a circle; inside
+    one, its key is what lets a phone in.
     """
     passcode = current_app.config.get("PASSCODE")
-    if passcode is None or passcode == "":
+    if passcode is None or passcode == "" or (door != "circle" and in_circle()):
         return
     expected = as_bytes(str(passcode))
     # Either reading may be the one typed: a header's UTF-8 bytes reach WSGI read as Latin-1.
@@ -66,6 +70,10 @@ def passcode_refusal(door: str) -> str:
                 "This Tablescore asks for its passcode to create an event: send it in the "
                 "X-Tablescore-Passcode header."
             ),
+            "circle": _(
+                "This Tablescore asks for its passcode to start a circle: send it in the "
+                "X-Tablescore-Passcode header."
+            ),
         }.get(
             door,
             _(
@@ -86,6 +94,10 @@ def passcode_refusal(door: str) -> str:
             "This Tablescore asks for its passcode to create an event: type it in the passcode "
             "box, or ask whoever runs it."
         ),
+        "circle": _(
+            "This Tablescore asks for its passcode to start a circle: type it in the passcode "
+            "box, or ask whoever runs it."
+        ),
     }.get(
         door,
         _(
@@ -93,3 +105,8 @@ def passcode_refusal(door: str) -> str:
             "box, or ask whoever runs it."
         ),
     )
+
+
+def in_circle() -> bool:
+    """Say whether the request acts inside a circle of a server of many: its key let it in."""
+    return many() and current() is not None

@@ -34,7 +34,7 @@ from scorebook import access, storage, transfer
 from scorebook.matches import Conflict
 from scorers import Refusal
 
-from .db import get_db
+from .db import get_db, request_circle
 from .errors import answer
 from .language import chosen
 from .limits import limiter
@@ -110,7 +110,7 @@ def export_history() -> ResponseReturnValue:
         return busy[0], busy[1], {"Retry-After": str(EXPORT_RETRY_SECONDS)}
     try:
         written = tempfile.TemporaryFile()
-        transfer.write_history(current_app.config["DATABASE"], written)
+        transfer.write_history(current_app.config["DATABASE"], written, request_circle())
     finally:
         exporting.release()
     written.seek(0)
@@ -161,7 +161,8 @@ def imported(data: bytes) -> transfer.Outcome:
     :raises Conflict: another import is storing some of its matches.
     """
     if current_app.config["IMPORT_APART"]:
-        return transfer.import_apart(current_app.config["DATABASE"], data, chosen())
+        database = current_app.config["DATABASE"]
+        return transfer.import_apart(database, data, chosen(), request_circle())
     return transfer.import_history(get_db(), transfer.parse_export(data))
 
 
@@ -203,20 +204,36 @@ def import_page() -> ResponseReturnValue:
     return redirect(url_for("pages.history"))
 
 
+CIRCLE_OPTION = click.option(
+    "--circle",
+    "circle_id",
+    type=int,
+    default=storage.ONE_CIRCLE,
+    show_default=True,
+    help="The circle, on a server of many (circle 1 holds what was made before circles).",
+)
+
+
 @bp.cli.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
-def export_command(file: str) -> None:
-    """Write every match to FILE as JSON, for `flask import` or POST /api/import elsewhere."""
+@CIRCLE_OPTION
+def export_command(file: str, circle_id: int) -> None:
+    """Write every match of a circle to FILE as JSON, for `flask import` or POST /api/import
+    elsewhere."""
+    g.circle_id = circle_id
     with open(file, "wb") as written:
-        transfer.write_history(current_app.config["DATABASE"], written)
+        transfer.write_history(current_app.config["DATABASE"], written, circle_id)
     count = len(storage.match_ids(get_db()))
     click.echo(f"Exported {transfer.matches_count(count)} to {os.path.abspath(file)}.")
 
 
 @bp.cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-def import_command(file: str) -> None:
-    """Import the matches of an export FILE: every new one, or none if one is refused."""
+@CIRCLE_OPTION
+def import_command(file: str, circle_id: int) -> None:
+    """Import the matches of an export FILE into a circle: every new one, or none if one is
+    refused."""
+    g.circle_id = circle_id
     try:
         outcome = transfer.import_history(get_db(), transfer.parse_export(Path(file).read_bytes()))
     except Refusal as refusal:

@@ -2,7 +2,8 @@
 records in and records out; the modules behind it are the SQLite backend, by what they keep.
 
 - `database`: opening a file, one transaction a change, reads as of one moment, a backup;
-  `Database`, the connection every call takes.
+  `Database`, the connection every call takes, which sees one circle's rows (`enter_circle`).
+- `circles`: the circles, each one group's Tablescore behind a key, and taking one away.
 - `faults`: what storage raises, under names of its own: `NotFound`, and the driver's faults
   as `Fault`, `Unavailable` and `Duplicate`.
 - `migrations`: the numbered migrations, and `prepare`, which makes a file ready to serve.
@@ -15,13 +16,27 @@ records in and records out; the modules behind it are the SQLite backend, by wha
 - `tries`: the tries counted per phone at the doors a guess could open.
 """
 
+from .circles import (
+    circle_counts,
+    circle_keyed,
+    circle_names,
+    circle_of_match,
+    delete_circle,
+    get_circle,
+    insert_circle,
+    rename_circle,
+    set_circle_key,
+)
 from .database import (
     HELD,
     HELD_FILES,
+    ONE_CIRCLE,
     STAMP,
     Database,
     backup,
+    circle_of,
     connect,
+    enter_circle,
     hold_open,
     in_transaction,
     now_utc,
@@ -135,6 +150,7 @@ __all__ = [
     "IMPORTED_ROWS",
     "MatchRecord",
     "NotFound",
+    "ONE_CIRCLE",
     "PAGE_SIZE",
     "Request",
     "Round",
@@ -149,12 +165,19 @@ __all__ = [
     "changes",
     "check_grant",
     "checkpoint",
+    "circle_counts",
+    "circle_keyed",
+    "circle_names",
+    "circle_of",
+    "circle_of_match",
     "close_event",
     "connect",
     "count_try",
+    "delete_circle",
     "draws",
     "drop_dead_imports",
     "drop_import",
+    "enter_circle",
     "entrants",
     "event_by_uid",
     "event_of_match",
@@ -164,6 +187,7 @@ __all__ = [
     "finish_import",
     "finished_seats",
     "forget_tries",
+    "get_circle",
     "get_event",
     "get_match",
     "handoffs_waiting",
@@ -172,6 +196,7 @@ __all__ = [
     "hold_open",
     "holder_alive",
     "in_transaction",
+    "insert_circle",
     "insert_draw",
     "insert_entrant",
     "insert_event",
@@ -201,6 +226,7 @@ __all__ = [
     "read_record",
     "reading",
     "release_import",
+    "rename_circle",
     "rematched_by",
     "remember_request",
     "remember_start",
@@ -212,6 +238,7 @@ __all__ = [
     "revoke_grant",
     "round_records",
     "scorers_of",
+    "set_circle_key",
     "set_details",
     "set_round_as_exported",
     "set_round_note",

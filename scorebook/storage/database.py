@@ -52,18 +52,41 @@ def hold_open(path: str) -> None:
             HELD.popitem(last=False)[1].close()
 
 
-def connect(path: str) -> Database:
-    """Open a connection with foreign keys enforced, as every connection must."""
+ONE_CIRCLE = 1
+"""The circle a server of one circle keeps everything in, and every database made before
+circles were (m013)."""
+
+
+def connect(path: str, circle: int | None = ONE_CIRCLE) -> Database:
+    """Open a connection with foreign keys enforced, as every connection must, that reads and
+    writes inside one circle (`enter_circle`)."""
     db = Database(sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False))
     db.execute("PRAGMA foreign_keys = ON")
+    enter_circle(db, circle)
     return db
 
 
+def enter_circle(db: Database, circle: int | None) -> None:
+    """Let the connection see and change one circle's rows and no other's; with None, none.
+
+    Every read of storage is bounded by it (`circle_id = ?`), so a door that forgot to check
+    who is asking finds nothing rather than another circle's rows, and a write outside every
+    circle fails its NOT NULL instead of landing in one.
+    """
+    db.circle = circle
+
+
+def circle_of(db: Database) -> int | None:
+    """Return the circle the connection reads and writes inside, or None for none; a
+    connection opened without `connect` is in the first."""
+    return getattr(db, "circle", ONE_CIRCLE)
+
+
 @contextmanager
-def opened(path: str) -> Iterator[Database]:
-    """Open a connection of its own for as long as the block runs (a stream outliving its
-    request), and close it after."""
-    db = connect(path)
+def opened(path: str, circle: int | None = ONE_CIRCLE) -> Iterator[Database]:
+    """Open a connection of its own, inside one circle, for as long as the block runs (a
+    stream outliving its request), and close it after."""
+    db = connect(path, circle)
     try:
         yield db
     finally:

@@ -11,13 +11,14 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import decoded, now_utc, rows
+from .database import circle_of, decoded, now_utc, rows
 
 
 def insert_event(db: Database, event: dict[str, Any]) -> int:
     """Store a new event (its entrants apart) and return its id."""
     row = {key: value for key, value in event.items() if key != "options"}
     row["options_json"] = json.dumps(event["options"])
+    row["circle_id"] = circle_of(db)
     return db.table("events").insert(row).last_pk
 
 
@@ -35,25 +36,28 @@ def insert_entrant(db: Database, event_id: int, name: str, members: Any, joined:
 
 
 def get_event(db: Database, event_id: int) -> dict[str, Any] | None:
-    """Return an event's row with its options decoded, or None."""
-    found = rows(db, "select * from events where id = ?", [event_id])
+    """Return an event's row of this circle with its options decoded, or None."""
+    found = rows(
+        db, "select * from events where id = ? and circle_id = ?", [event_id, circle_of(db)]
+    )
     return decoded(found[0]) if found else None
 
 
 def event_by_uid(db: Database, uid: str) -> int | None:
     """Return the id of the event with this uid, if it is here."""
-    found = rows(db, "select id from events where uid = ?", [uid])
+    found = rows(db, "select id from events where circle_id = ? and uid = ?", [circle_of(db), uid])
     return found[0]["id"] if found else None
 
 
 def list_events(db: Database) -> list[dict[str, Any]]:
-    """Every event, newest first, with how many rounds are drawn."""
+    """Every event of the circle, newest first, with how many rounds are drawn."""
     return [
         decoded(row)
         for row in rows(
             db,
             "select e.*, (select count(*) from event_rounds r where r.event_id = e.id) as drawn "
-            "from events e order by e.created_utc desc, e.id desc",
+            "from events e where e.circle_id = ? order by e.created_utc desc, e.id desc",
+            [circle_of(db)],
         )
     ]
 
@@ -125,8 +129,8 @@ def events_of_player(db: Database, player_key: str) -> list[dict[str, Any]]:
         db,
         "select distinct e.id, e.name, e.game, e.created_utc from events e "
         "join matches m on m.event_id = e.id join seats s on s.match_id = m.id "
-        "where s.player_key = ? order by e.created_utc desc, e.id desc",
-        [player_key],
+        "where s.circle_id = ? and s.player_key = ? order by e.created_utc desc, e.id desc",
+        [circle_of(db), player_key],
     )
 
 
@@ -154,5 +158,6 @@ def event_stamp(db: Database, event_id: int) -> str:
 
 def event_of_match(db: Database, match_id: int) -> int | None:
     """Return the event a match is played in, if any."""
-    found = db.execute("select event_id from matches where id = ?", [match_id]).fetchone()
+    query = "select event_id from matches where id = ? and circle_id = ?"
+    found = db.execute(query, [match_id, circle_of(db)]).fetchone()
     return found[0] if found else None

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import decoded, rows
+from .database import circle_of, decoded, rows
 from .imports import importing
 
 PAGE_SIZE = 20
@@ -25,21 +25,25 @@ def find_matches(
     per_page: int = PAGE_SIZE,
     place: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Return one page of matches, newest first, and how many match the filters in all.
+    """Return one page of the circle's matches, newest first, and how many match the filters
+    in all.
 
     `since` and `until` are UTC days, both included, of the match's creation. Each filter
     reads only its own rows: a player's through their seats, in the order they sat down; a
-    range of days through the creation times, which then order the page.
+    range of days through the creation times, which then order the page. Every read starts
+    with the circle.
     """
-    where, params = [], []
+    params: list[Any] = [circle_of(db)]
     if player:
         source, order = "seats s join matches m on m.id = s.match_id", "s.match_id desc"
-        where.append("s.player_key = ?")
+        where = ["s.circle_id = ?", "s.player_key = ?"]
         params.append(player.strip().casefold())
     elif since or until:
         source, order = "matches m", "m.created_utc desc, m.id desc"
+        where = ["m.circle_id = ?"]
     else:
         source, order = "matches m", "m.id desc"
+        where = ["m.circle_id = ?"]
     if game:
         where.append("m.game = ?")
         params.append(game)
@@ -60,8 +64,8 @@ def find_matches(
     # A player's seats alone count their matches, when nothing else filters them: the seats
     # of an import under way are no player's. Other counts leave out an import's matches
     # only while one is under way, so the plain count reads no row.
-    if player and len(where) == 1:
-        counted = f"select count(*) from seats s where {where[0]}"
+    if player and len(where) == 2:
+        counted = f"select count(*) from seats s {where_clause(where)}"
     else:
         counting = [*where, "m.import_id is null"] if importing(db) else where
         counted = f"select count(*) from {source} {where_clause(counting)}"

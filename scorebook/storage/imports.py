@@ -11,7 +11,7 @@ from typing import IO
 
 from sqlite_utils import Database
 
-from .database import add, path_of
+from .database import add, circle_of, path_of
 from .player_book import RECORDS_TALLY, RIVALRIES_TALLY, note_results
 
 IMPORTED_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "starts", "seats")
@@ -42,13 +42,14 @@ def begin_import(db: Database, at: str) -> int:
 
 
 def stored_under(db: Database, uid: str) -> tuple[int, int | None, str | None] | None:
-    """Return the match stored under this uid, if one is: its id, the import still bringing it
-    in (None once it is in sight), and the holder of that import's lock."""
+    """Return the match of the circle stored under this uid, if one is: its id, the import
+    still bringing it in (None once it is in sight), and the holder of that import's lock.
+    Another circle's match under the same uid is another match."""
     query = (
         "select m.id, m.import_id, i.holder from matches m "
-        "left join imports i on i.id = m.import_id where m.uid = ?"
+        "left join imports i on i.id = m.import_id where m.circle_id = ? and m.uid = ?"
     )
-    return db.execute(query, [uid]).fetchone()
+    return db.execute(query, [circle_of(db), uid]).fetchone()
 
 
 def holder_file(db: Database, holder: str) -> str:

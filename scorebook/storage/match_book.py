@@ -19,7 +19,7 @@ from sqlite_utils import Database
 
 from scorers.base import FINISHED, PLAYING
 
-from .database import add, decoded, rows, update
+from .database import add, circle_of, decoded, rows, update
 from .player_book import tally
 
 
@@ -46,10 +46,12 @@ def insert_match(
     round and table (`event`).
     """
     players = list(players)
+    circle = circle_of(db)
     match_id = (
         db.table("matches")
         .insert(
             {
+                "circle_id": circle,
                 "uid": uid,
                 "game": game,
                 "options_json": json.dumps(options),
@@ -72,6 +74,7 @@ def insert_match(
     )
     db.table("seats").insert_all(
         {
+            "circle_id": circle,
             "match_id": match_id,
             "seat": seat,
             "name": name,
@@ -84,12 +87,12 @@ def insert_match(
     # The name typed last is the one shown.
     db.conn.executemany(
         """
-        INSERT INTO players (key, name, named_utc) VALUES (?, ?, ?)
-        ON CONFLICT (key) DO UPDATE SET
+        INSERT INTO players (circle_id, key, name, named_utc) VALUES (?, ?, ?, ?)
+        ON CONFLICT (circle_id, key) DO UPDATE SET
             name = iif(excluded.named_utc >= named_utc, excluded.name, name),
             named_utc = max(named_utc, excluded.named_utc)
         """,
-        [(name.casefold(), name, at) for name in players],
+        [(circle, name.casefold(), name, at) for name in players],
     )
     if import_id is None:
         tally(db, match_id, 1)
@@ -106,9 +109,13 @@ def side_of(name: str, teams: dict[str, list[str]] | None) -> str:
 
 
 def match_version(db: Database, match_id: int) -> int:
-    """Return how many changes a match has had: every change moves its version on."""
-    query = "select count(*) from changes where match_id = ?"
-    return db.execute(query, [match_id]).fetchone()[0]
+    """Return how many changes a match of this circle has had: every change moves its version
+    on. A match of another circle has had none."""
+    query = (
+        "select count(*) from changes where match_id = :match "
+        "and exists (select 1 from matches where id = :match and circle_id = :circle)"
+    )
+    return db.execute(query, {"match": match_id, "circle": circle_of(db)}).fetchone()[0]
 
 
 def match_stamp(db: Database, match_id: int) -> tuple[str, int] | None:
@@ -116,14 +123,15 @@ def match_stamp(db: Database, match_id: int) -> tuple[str, int] | None:
     new?" costs when nothing changed."""
     query = (
         "select uid, (select count(*) from changes c where c.match_id = m.id) from matches m "
-        "where m.id = ? and m.import_id is null"
+        "where m.id = ? and m.circle_id = ? and m.import_id is null"
     )
-    return db.execute(query, [match_id]).fetchone()
+    return db.execute(query, [match_id, circle_of(db)]).fetchone()
 
 
 def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
-    """Return a match row with its JSON columns decoded, or None."""
-    found = rows(db, "select * from matches where id = ? and import_id is null", [match_id])
+    """Return a match row of this circle with its JSON columns decoded, or None."""
+    query = "select * from matches where id = ? and circle_id = ? and import_id is null"
+    found = rows(db, query, [match_id, circle_of(db)])
     return decoded(found[0]) if found else None
 
 
@@ -336,19 +344,21 @@ def remember_request(db: Database, match_id: int, key: str, made: Request, at: s
 
 def started_with(db: Database, key: str) -> tuple[int, str] | None:
     """Return the match a start with this idempotency key made, and that start's fingerprint."""
-    row = db.execute("select match_id, fingerprint from starts where key = ?", [key]).fetchone()
+    query = "select match_id, fingerprint from starts where circle_id = ? and key = ?"
+    row = db.execute(query, [circle_of(db), key]).fetchone()
     return (row[0], row[1]) if row else None
 
 
 def remember_start(db: Database, key: str, fingerprint: str, match_id: int, at: str) -> None:
     """Note which match a start's idempotency key made."""
-    add(db, "starts", {"key": key, "fingerprint": fingerprint, "match_id": match_id, "at_utc": at})
+    row = {"circle_id": circle_of(db), "key": key, "fingerprint": fingerprint}
+    add(db, "starts", row | {"match_id": match_id, "at_utc": at})
 
 
 def rematched_by(db: Database, match_id: int) -> int | None:
     """Return the match started as this one's rematch, if one was."""
-    query = "select id from matches where rematch_of = ? order by id limit 1"
-    row = db.execute(query, [match_id]).fetchone()
+    query = "select id from matches where rematch_of = ? and circle_id = ? order by id limit 1"
+    row = db.execute(query, [match_id, circle_of(db)]).fetchone()
     return row[0] if row else None
 
 
@@ -378,7 +388,7 @@ def cache_result(
 ) -> None:
     """Keep the match's totals, status and winner as the latest replay found them, and what
     the match counts for its players with them."""
-    query = "select status, winner, import_id, totals_json from matches where id = ?"
+    query = "select status, winner, import_id, totals_json, circle_id from matches where id = ?"
     before = db.execute(query, [match_id]).fetchone()
     # A match being played counts as played only, whatever its totals: most rounds leave the
     # players' records as they are. One an import is bringing in counts once it is in.
@@ -403,13 +413,13 @@ def cache_result(
     # Ratings move only with a finished result: a round of a match still played leaves them.
     changed = (before[0], before[1], before[3]) != (status, winner, totals_json)
     if recount and FINISHED in (before[0], status) and changed:
-        add(db, "results", {"match_id": match_id})
+        add(db, "results", {"match_id": match_id, "circle_id": before[4]})
 
 
 def match_ids(db: Database) -> list[int]:
-    """Return the id of every match, oldest first."""
-    query = "select id from matches where import_id is null order by id"
-    return [row["id"] for row in db.query(query)]
+    """Return the id of every match of the circle, oldest first."""
+    query = "select id from matches where circle_id = ? and import_id is null order by id"
+    return [row[0] for row in db.execute(query, [circle_of(db)])]
 
 
 DETAILS = ("note", "place", "played_at")

@@ -13,7 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .database import connect, writing
+from .database import connect, now_utc, writing
 from .imports import drop_dead_imports
 
 migrations = Migrations("tablescore")
@@ -492,6 +492,106 @@ def m012_tries(db: Database) -> None:
         not_null=["count", "expires"],
         strict=True,
     )
+
+
+CIRCLE_TABLES = (
+    "matches",
+    "seats",
+    "events",
+    "players",
+    "records",
+    "rivalries",
+    "renames",
+    "results",
+    "starts",
+)
+"""Every table whose rows belong to a circle of their own; the rest belong to a match's or an
+event's."""
+
+
+@migrations()
+def m013_circles(db: Database) -> None:
+    """Keep circles, each one group's Tablescore behind a key of its own, and put everything
+    stored so far in the first: a database made before circles is one circle's."""
+    # Only the key's SHA-256 is kept, as for scorer tokens: a key is shown when it is made.
+    db.table("circles").create(
+        {
+            "id": int,
+            "name": str,
+            "key_sha256": str,
+            "created_utc": str,
+            "keyed_utc": str,
+            "leaving_utc": str,
+        },
+        pk="id",
+        not_null=["name", "created_utc"],
+        strict=True,
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX circles_by_key ON circles (key_sha256) WHERE key_sha256 IS NOT NULL"
+    )
+    first = db.execute("SELECT coalesce(min(created_utc), ?) FROM matches", [now_utc()])
+    db.table("circles").insert({"id": 1, "name": "Tablescore", "created_utc": first.fetchone()[0]})
+    for table in CIRCLE_TABLES:
+        db.table(table).add_column("circle_id", int, not_null_default=1)
+    # Players are per circle: "Ana" in two circles is two players.
+    db.table("players").transform(pk=("circle_id", "key"))
+    db.table("records").transform(pk=("circle_id", "player_key", "game", "variant_json"))
+    db.table("rivalries").transform(pk=("circle_id", "player_key", "opponent_key"))
+    db.table("starts").transform(pk=("circle_id", "key"))
+    # Every list and every search reads one circle's rows through an index that starts with it.
+    for old in (
+        "idx_matches_uid",
+        "idx_matches_game_id",
+        "idx_matches_status_id",
+        "idx_matches_created_utc",
+        "matches_by_place",
+        "matches_finished_by_board",
+        "idx_seats_player_key_match_id",
+        "idx_seats_name_key_match_id",
+        "idx_events_uid",
+        "idx_events_created_utc",
+    ):
+        db.execute(f"DROP INDEX {old}")
+    for index in (
+        "UNIQUE INDEX matches_by_uid ON matches (circle_id, uid)",
+        "INDEX matches_by_circle ON matches (circle_id, id)",
+        "INDEX matches_by_game ON matches (circle_id, game, id)",
+        "INDEX matches_by_status ON matches (circle_id, status, id)",
+        "INDEX matches_by_day ON matches (circle_id, created_utc)",
+        "INDEX matches_by_place ON matches (circle_id, place COLLATE NOCASE, created_utc)",
+        "INDEX matches_finished_by_board ON matches (circle_id, game, variant_json, created_utc) "
+        "WHERE status = 'finished'",
+        "INDEX seats_by_player ON seats (circle_id, player_key, match_id)",
+        "UNIQUE INDEX events_by_uid ON events (circle_id, uid)",
+        "INDEX events_by_day ON events (circle_id, created_utc)",
+        "INDEX results_by_circle ON results (circle_id, id)",
+    ):
+        db.execute(f"CREATE {index}")
+    # The logs refuse to be rewritten as before, except while their circle is being deleted
+    # by whoever holds its key: a circle's data is its own to take away.
+    leaving = "SELECT 1 FROM circles WHERE id = {circle} AND leaving_utc IS NOT NULL"
+    for table in ("changes", "renames", "results"):
+        db.execute(f"DROP TRIGGER {table}_refuse_delete")
+    db.execute(
+        f"""
+        CREATE TRIGGER changes_refuse_delete BEFORE DELETE ON changes
+        WHEN NOT EXISTS (
+            SELECT 1 FROM matches WHERE id = old.match_id AND import_id IS NOT NULL
+        ) AND NOT EXISTS (
+            {leaving.format(circle="(SELECT circle_id FROM matches WHERE id = old.match_id)")}
+        )
+        BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+        """
+    )
+    for table in ("renames", "results"):
+        db.execute(
+            f"""
+            CREATE TRIGGER {table}_refuse_delete BEFORE DELETE ON {table}
+            WHEN NOT EXISTS ({leaving.format(circle="old.circle_id")})
+            BEGIN SELECT RAISE(ABORT, 'the {table} log is append-only'); END
+            """
+        )
 
 
 def prepare(path: str) -> None:

@@ -9,27 +9,28 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import add, decoded
+from .database import add, circle_of, decoded, rows
 
 RECORDS_TALLY = """
-    insert into records (player_key, game, variant_json, matches, finished, wins, scored)
-    select s.player_key, m.game, m.variant_json, :sign,
+    insert into records (circle_id, player_key, game, variant_json, matches, finished, wins,
+        scored)
+    select m.circle_id, s.player_key, m.game, m.variant_json, :sign,
         :sign * (m.status = 'finished'),
         :sign * (m.status = 'finished' and m.winner is s.side),
         :sign * iif(m.status = 'finished',
             (select value from json_each(m.totals_json) where key = s.side), 0)
     from seats s join matches m on m.id = s.match_id where {matches}
-    on conflict (player_key, game, variant_json) do update set
+    on conflict (circle_id, player_key, game, variant_json) do update set
         matches = matches + excluded.matches, finished = finished + excluded.finished,
         wins = wins + excluded.wins, scored = scored + excluded.scored
 """
 RIVALRIES_TALLY = """
-    insert into rivalries (player_key, opponent_key, matches, wins, losses)
-    select s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
+    insert into rivalries (circle_id, player_key, opponent_key, matches, wins, losses)
+    select m.circle_id, s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
         :sign * (m.winner is o.side)
     from seats s join seats o on o.match_id = s.match_id and o.side != s.side
     join matches m on m.id = s.match_id where {matches}
-    on conflict (player_key, opponent_key) do update set
+    on conflict (circle_id, player_key, opponent_key) do update set
         matches = matches + excluded.matches, wins = wins + excluded.wins,
         losses = losses + excluded.losses
 """
@@ -43,74 +44,92 @@ def tally(db: Database, match_id: int, sign: int) -> None:
 
 
 def list_players(db: Database) -> list[dict[str, Any]]:
-    """Return every player: the name they go by, how many matches they played and won."""
+    """Return every player of the circle: the name they go by, how many matches they played
+    and won."""
     query = """
         select p.name, sum(r.matches) as matches, sum(r.wins) as wins
-        from players p join records r on r.player_key = p.key group by p.key
+        from players p join records r on r.circle_id = p.circle_id and r.player_key = p.key
+        where p.circle_id = ? group by p.key
     """
-    return list(db.query(query))
+    return rows(db, query, [circle_of(db)])
 
 
 def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
     """Map each of these player keys to the name the player goes by."""
     keys = list(keys)
     marks = ", ".join("?" * len(keys))
-    query = f"select key, name from players where key in ({marks})"
-    return {row["key"]: row["name"] for row in db.query(query, keys)}
+    query = f"select key, name from players where circle_id = ? and key in ({marks})"
+    return dict(db.execute(query, [circle_of(db), *keys]).fetchall())
 
 
 def player_records(db: Database, player_key: str) -> list[dict[str, Any]]:
     """Return a player's matches, finished ones, wins and final totals, per game variant."""
-    query = "select * from records where player_key = ? and matches > 0"
-    return [decoded(row) for row in db.query(query, [player_key])]
+    query = "select * from records where circle_id = ? and player_key = ? and matches > 0"
+    return [decoded(row) for row in rows(db, query, [circle_of(db), player_key])]
 
 
 def player_rivals(db: Database, player_key: str) -> list[dict[str, Any]]:
     """Return, per opponent, the matches a player sat on the other side of, won and lost."""
-    query = "select * from rivalries where player_key = ? and matches > 0"
-    return list(db.query(query, [player_key]))
+    query = "select * from rivalries where circle_id = ? and player_key = ? and matches > 0"
+    return rows(db, query, [circle_of(db), player_key])
 
 
 def has_player(db: Database, player_key: str) -> bool:
     """Say whether anyone with this key has sat at a table."""
-    return any(db.query("select 1 from seats where player_key = ? limit 1", [player_key]))
+    query = "select 1 from seats where circle_id = ? and player_key = ? limit 1"
+    return db.execute(query, [circle_of(db), player_key]).fetchone() is not None
 
 
 def shared_matches(db: Database, player_key: str, other_key: str) -> int:
     """Count the matches two players both sat in."""
     query = (
         "select count(*) as n from seats a join seats b on b.match_id = a.match_id "
-        "where a.player_key = ? and b.player_key = ?"
+        "where a.circle_id = ? and a.player_key = ? and b.player_key = ?"
     )
-    return next(db.query(query, [player_key, other_key]))["n"]
+    return db.execute(query, [circle_of(db), player_key, other_key]).fetchone()[0]
 
 
 def rename_player(db: Database, player_key: str, to_name: str, at: str) -> None:
     """Move a player's seats to the key of their new name, count their matches for that key,
     and log the rename."""
-    new_key = to_name.casefold()
-    query = "select match_id from seats where player_key = ?"
-    played = [row[0] for row in db.execute(query, [player_key]).fetchall()]
+    new_key, circle = to_name.casefold(), circle_of(db)
+    query = "select match_id from seats where circle_id = ? and player_key = ?"
+    played = [row[0] for row in db.execute(query, [circle, player_key]).fetchall()]
     for match_id in played:
         tally(db, match_id, -1)
-    db.execute("update seats set player_key = ? where player_key = ?", [new_key, player_key])
+    db.execute(
+        "update seats set player_key = ? where circle_id = ? and player_key = ?",
+        [new_key, circle, player_key],
+    )
     for match_id in played:
         tally(db, match_id, 1)
     if new_key != player_key:
         # The old key's counts are all zero now: it stands for nobody.
-        db.execute("delete from records where player_key = ?", [player_key])
-        db.execute("delete from rivalries where ? in (player_key, opponent_key)", [player_key])
-    if new_key != player_key:
-        note_results(db, "s.player_key = :player", {"player": new_key})
-    db.execute("delete from players where key in (?, ?)", [player_key, new_key])
-    add(db, "players", {"key": new_key, "name": to_name, "named_utc": at})
-    add(db, "renames", {"from_key": player_key, "to_name": to_name, "at_utc": at})
+        db.execute(
+            "delete from records where circle_id = ? and player_key = ?", [circle, player_key]
+        )
+        db.execute(
+            "delete from rivalries where circle_id = ? and ? in (player_key, opponent_key)",
+            [circle, player_key],
+        )
+        note_results(
+            db,
+            "s.circle_id = :circle and s.player_key = :player",
+            {"circle": circle, "player": new_key},
+        )
+    db.execute(
+        "delete from players where circle_id = ? and key in (?, ?)", [circle, player_key, new_key]
+    )
+    add(db, "players", {"circle_id": circle, "key": new_key, "name": to_name, "named_utc": at})
+    row = {"circle_id": circle, "from_key": player_key, "to_name": to_name, "at_utc": at}
+    add(db, "renames", row)
 
 
 def finished_seats(
     db: Database, board: tuple[str, str] | None = None, since: tuple[str, int] = ("", 0)
 ) -> list[tuple[Any, ...]]:
-    """Every seat of every finished match in sight, oldest match first: what ratings replay;
+    """Every seat of every finished match of the circle in sight, oldest match first: what
+    ratings replay;
     or only one board's (game, variant JSON), from the match `since` names on (its creation
     time and id), which is all a board rated again from that match reads.
 
@@ -123,17 +142,21 @@ def finished_seats(
         select m.id, m.created_utc, m.game, m.variant_json, m.options_json, m.totals_json,
             m.winner, s.player_key, s.side
         from matches m join seats s on s.match_id = m.id
-        where m.status = 'finished' and m.import_id is null {only if board else ""}
+        where m.circle_id = ? and m.status = 'finished' and m.import_id is null
+            {only if board else ""}
         order by m.created_utc, m.id, s.seat
     """
-    return db.execute(query, [*board, *since] if board else []).fetchall()
+    return db.execute(
+        query, [circle_of(db), *board, *since] if board else [circle_of(db)]
+    ).fetchall()
 
 
 def history_stamp(db: Database) -> int:
-    """Name the state of every finished result in sight in one read, through the results'
+    """Name the state of every finished result of the circle in one read, through the results'
     key: it moves when one changes, and a round of a match still played leaves it (ratings
     are kept under it)."""
-    return db.execute("select coalesce(max(id), 0) from results").fetchone()[0]
+    query = "select coalesce(max(id), 0) from results where circle_id = ?"
+    return db.execute(query, [circle_of(db)]).fetchone()[0]
 
 
 def results_since(db: Database, stamp: int) -> dict[tuple[str, str], tuple[str, int]]:
@@ -141,19 +164,19 @@ def results_since(db: Database, stamp: int) -> dict[tuple[str, str], tuple[str, 
     first match they changed on (its creation time and id): the ratings before it stand."""
     query = (
         "select m.game, m.variant_json, m.created_utc, m.id "
-        "from results r join matches m on m.id = r.match_id where r.id > ?"
+        "from results r join matches m on m.id = r.match_id where r.circle_id = ? and r.id > ?"
     )
     changed: dict[tuple[str, str], tuple[str, int]] = {}
-    for game, variant, created, match_id in db.execute(query, [stamp]):
+    for game, variant, created, match_id in db.execute(query, [circle_of(db), stamp]):
         first = changed.get((game, variant), (created, match_id))
         changed[game, variant] = min(first, (created, match_id))
     return changed
 
 
 FIRST_FINISHED = """
-    insert into results (match_id)
-    select id from (
-        select m.id, row_number() over (
+    insert into results (match_id, circle_id)
+    select id, circle_id from (
+        select m.id, m.circle_id, row_number() over (
             partition by m.game, m.variant_json order by m.created_utc, m.id
         ) as nth
         from matches m where m.status = 'finished' and m.id in (

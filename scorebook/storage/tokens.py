@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import rows
+from .database import circle_of, rows
 from .faults import NotFound
 
 TABLES = {"phone": "scorers", "code": "handoffs"}
@@ -59,12 +59,14 @@ def insert_handoff(db: Database, match_id: int, code_sha256: str, at: str) -> in
 
 
 def waiting_handoff(db: Database, code_sha256: str) -> dict[str, Any] | None:
-    """Return the handoff (its id, match and creation time) of a code neither used nor revoked."""
+    """Return the handoff (its id, match and creation time) of a code neither used nor
+    revoked, for a match of the circle."""
     found = rows(
         db,
-        "select id, match_id, created_utc from handoffs where code_sha256 = ? "
-        "and used_utc is null and revoked_utc is null",
-        [code_sha256],
+        "select h.id, h.match_id, h.created_utc from handoffs h "
+        "join matches m on m.id = h.match_id where h.code_sha256 = ? "
+        "and h.used_utc is null and h.revoked_utc is null and m.circle_id = ?",
+        [code_sha256, circle_of(db)],
     )
     return found[0] if found else None
 
