@@ -1,12 +1,14 @@
 """Tablescore on the internet, for real: Debian's Caddy with deploy/Caddyfile and its own
 certificate authority (TABLESCORE_TLS=internal) on https://tablescore.test, in front of bin/serve
-as a user starts it behind a proxy (TABLESCORE_BEHIND_PROXY=1), and a phone's Chromium at
-360 × 740 that finds tablescore.test on 127.0.0.1 and trusts Caddy's root, as a phone given it.
+as a user starts it on the internet (TABLESCORE_BEHIND_PROXY=1, TABLESCORE_CIRCLES=many), and
+phones' Chromium at 360 × 740 that finds tablescore.test on 127.0.0.1 and trusts Caddy's root,
+as a phone given it.
 
-The phone starts a match through the new-match form (a real form, over https), records a
-round, runs under its service worker, holds only Secure cookies and is told HSTS; with the app
-server stopped behind Caddy it records a round into its outbox, which arrives once when the
-server is back. 40 sockets stalled in their request headers at Caddy delay no round, and Caddy
+A phone starts a circle from the home page and a second phone joins it by the invite link; the
+first starts a match through the new-match form (a real form, over https), records a round, runs
+under its service worker, holds only Secure cookies and is told HSTS; the second sees the match,
+a third in no circle does not; with the app server stopped behind Caddy the first records a
+round into its outbox, which arrives once when the server is back. 40 sockets stalled in their request headers at Caddy delay no round, and Caddy
 closes them after its read_header timeout. A journey of its own (another phone joining) takes
 the `site` and `phones` fixtures. Bounded: every wait has a timeout, and Caddy, the app server,
 Chromium and every socket are stopped at the end, whatever happened."""
@@ -67,6 +69,8 @@ class Site:
         self.base = f"https://{NAME}:{self.port}"
         self.app: Any = None
         self.caddy: Any = None
+        self.key = ""
+        """The key of the circle the API requests act in (`start_circle`)."""
 
     @property
     def root(self) -> Path:
@@ -82,6 +86,7 @@ class Site:
                 PORT=str(self.app_port),
                 HOST="127.0.0.1",
                 TABLESCORE_BEHIND_PROXY="1",
+                TABLESCORE_CIRCLES="many",
             )
             listening(self.app_port, self.app)
 
@@ -137,12 +142,21 @@ class Site:
         """A client that trusts Caddy's root, and nothing else."""
         return ssl.create_default_context(cafile=str(self.root))
 
+    def start_circle(self) -> None:
+        """Start the circle the API requests act in, as a program would."""
+        status, _headers, circle = self.ask("POST", "/api/circles", {"name": "Over https"})
+        assert status == 201, circle
+        assert circle["invite_url"] == f"{self.base}/circles/join/{circle['key']}"
+        self.key = circle["key"]
+
     def ask(self, method: str, path: str, body: Any = None, **headers: str) -> tuple:
-        """Send one request over https by the site's name; return its status, headers, JSON."""
+        """Send one request over https by the site's name, in the site's circle unless told;
+        return its status, headers, JSON."""
         connection = SiteConnection(NAME, self.port, timeout=10, context=self.trusted())
         try:
             data = None if body is None else json.dumps(body)
-            connection.request(method, path, data, {"Content-Type": "application/json", **headers})
+            sent = {"Content-Type": "application/json", "X-Tablescore-Circle": self.key, **headers}
+            connection.request(method, path, data, sent)
             answer = connection.getresponse()
             text = answer.read()
         finally:
@@ -150,9 +164,10 @@ class Site:
         is_json = answer.headers.get_content_type() == "application/json"
         return answer.status, answer.headers, json.loads(text) if is_json and text else text
 
-    def rounds(self, match_id: int) -> list[dict[str, Any]]:
-        """The rounds the match holds, as the API says over https."""
-        status, _headers, match = self.ask("GET", f"/api/matches/{match_id}")
+    def rounds(self, match_id: int, key: str | None = None) -> list[dict[str, Any]]:
+        """The rounds the match holds, as the API says over https in its circle."""
+        circle = {} if key is None else {"X-Tablescore-Circle": key}
+        status, _headers, match = self.ask("GET", f"/api/matches/{match_id}", **circle)
         assert status == 200
         return match["rounds"]
 
@@ -165,6 +180,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     try:
         served.start_app()
         served.start_caddy()
+        served.start_circle()
         yield served
     finally:
         served.stop_caddy()
@@ -231,27 +247,50 @@ def started_with_the_form(page: Page, site: Site) -> int:
     return int(page.url.split("/matches/")[1].split("?")[0])
 
 
-def arrived(site: Site, match_id: int, count: int, page: Page) -> list[dict[str, Any]]:
+def arrived(site: Site, match_id: int, count: int, page: Page, key: str) -> list[dict[str, Any]]:
     """Wait until the match holds `count` rounds (20 seconds at most); return them."""
     for _ in range(200):
-        rounds = site.rounds(match_id)
+        rounds = site.rounds(match_id, key)
         if len(rounds) >= count:
             return rounds
         page.wait_for_timeout(100)
-    return site.rounds(match_id)
+    return site.rounds(match_id, key)
 
 
-def test_a_phone_scores_over_https_and_its_outbox_survives_the_server_restarting(
-    site: Site, phones: Callable[[], Page]
-):
-    page = phones()
+def circle_started(page: Page, site: Site, name: str) -> str:
+    """Start a circle from the home page of a phone in none; return its invite link."""
     home = page.goto(f"{site.base}/")
     assert home is not None and home.status == 200
     assert home.headers["strict-transport-security"].startswith("max-age=")
+    expect(page.locator("h2#start-title")).to_be_visible()
+    page.locator("#circle-name").fill(name)
+    with page.expect_navigation():
+        page.locator("form button.primary").tap()
+    expect(page.locator(".bar .circle-name")).to_have_text(name)
+    expect(page.locator(".qr-code svg")).to_be_visible()
+    return page.locator("a.invite-link").get_attribute("href") or ""
+
+
+def test_phones_join_a_circle_and_score_over_https_and_the_outbox_survives_a_restart(
+    site: Site, phones: Callable[[], Page]
+):
+    page, friend, stranger = phones(), phones(), phones()
+    invite = circle_started(page, site, "Jeudi کوینش")
+    assert invite.startswith(f"{site.base}/circles/join/")
+    key = invite.rsplit("/", 1)[1]
+    friend.goto(invite)
+    expect(friend.locator(".bar .circle-name")).to_have_text("Jeudi کوینش")
     match_id = started_with_the_form(page, site)
     fill_rami(page)
     record(page)
-    assert len(site.rounds(match_id)) == 1
+    assert len(site.rounds(match_id, key)) == 1
+    # The friend's phone sees the match; a phone in no circle finds nothing there.
+    friend.goto(f"{site.base}/")
+    expect(friend.locator(".match-list")).to_contain_text("Ana")
+    assert friend.goto(f"{site.base}/matches/{match_id}").status == 200
+    assert stranger.goto(f"{site.base}/matches/{match_id}").status == 404
+    assert stranger.goto(f"{site.base}/history").status == 401
+    assert site.ask("GET", f"/api/matches/{match_id}")[0] == 404
     # Over https from a certificate the phone trusts, the service worker runs (10 s at most).
     ready = "Promise.race([navigator.serviceWorker.ready.then(() => true),"
     ready += " new Promise((resolve) => setTimeout(() => resolve(false), 10000))])"
@@ -260,9 +299,12 @@ def test_a_phone_scores_over_https_and_its_outbox_survives_the_server_restarting
     worked_for(page)
     cookies = page.context.cookies()
     assert cookies and all(cookie["secure"] for cookie in cookies), cookies
-    # The links the app writes are the phone's own: https, by the site's name.
-    live = page.locator(".show-table figcaption a").get_attribute("href")
-    assert live == f"{site.base}/matches/{match_id}/live"
+    # The links the app writes are the phone's own: https, by the site's name; the live
+    # link opens this match to whoever holds it, in a circle or not.
+    live = page.locator(".show-table figcaption a").get_attribute("href") or ""
+    assert live.startswith(f"{site.base}/matches/{match_id}/live?watch=")
+    assert stranger.goto(live).status == 200
+    expect(stranger.locator(".live-totals")).to_contain_text("Ana")
 
     site.stop_app()
     try:
@@ -272,12 +314,12 @@ def test_a_phone_scores_over_https_and_its_outbox_survives_the_server_restarting
     finally:
         site.start_app()
     page.reload()
-    rounds = arrived(site, match_id, 2, page)
+    rounds = arrived(site, match_id, 2, page, key)
     assert len(rounds) == 2
     expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=20000)
     page.reload()
     page.wait_for_timeout(500)
-    assert len(site.rounds(match_id)) == 2
+    assert len(site.rounds(match_id, key)) == 2
     close(page)
 
 

@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import create_app
 from scorebook import storage
 
 WATCHED = {"matches", "seats", "rounds"}
@@ -150,3 +151,88 @@ def test_a_full_scan_is_caught(tmp_path):
     assert not full_scans(database, ["select * from seats s where s.player_key = 'ana'"])
     assert not full_scans(database, ["select count(*) from seats"])
     assert not full_scans(database, ["select * from renames"])
+
+
+CIRCLE_TABLES = {"matches", "seats", "events", "players", "records", "rivalries", "results"}
+"""The tables whose rows belong to a circle of their own (m013)."""
+BY_KEY = re.compile(r"\((?:circle_id|rowid|id|match_id|event_id|rematch_of|import_id)=|PRIMARY KEY")
+"""How a step may find a circle's rows: through an index that starts with the circle, or by
+the key of one row already found in it (a match's seats, an event's matches)."""
+STEP = re.compile(r"^(SCAN|SEARCH) (\w+)")
+
+
+def outside_the_circle(database: str, statements: list[str]) -> list[str]:
+    """Return each query with a step that reads a circle's table neither through an index
+    starting with the circle nor by one row's key: its cost would grow with every circle."""
+    found = []
+    with closing(sqlite3.connect(database)) as conn:
+        for sql in statements:
+            if not re.match(r"\s*(select|with)\b", sql, re.I) or "sqlite_master" in sql:
+                continue
+            named = tables_named(sql)
+            for step in (row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}")):
+                read = STEP.match(step)
+                table = read and named.get(read.group(2).lower(), read.group(2).lower())
+                if table in CIRCLE_TABLES and (read.group(1) == "SCAN" or not BY_KEY.search(step)):
+                    found.append(f"{' '.join(sql.split())}\n    {step}")
+    return found
+
+
+def test_every_door_of_a_circle_reads_through_indexes_that_start_with_it(
+    tmp_path, migrated, monkeypatch: pytest.MonkeyPatch
+):
+    database = tmp_path / "circles.sqlite"
+    database.write_bytes(migrated.read_bytes())
+    app = create_app({"TESTING": True, "DATABASE": str(database), "CIRCLES": "many"})
+    client = app.test_client()
+    keys = [client.post("/api/circles", json={"name": name}).json["key"] for name in "AB"]
+    for key in keys:
+        client.environ_base["HTTP_X_TABLESCORE_CIRCLE"] = key
+        started = client.post("/api/matches", json={"game": "rami", "players": ["Ana", "Bo"]})
+        token = {"Authorization": f"Bearer {started.json['scorer_token']}"}
+        won = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 99, "melded": True}}}
+        for _ in range(2):
+            client.post(f"/api/matches/{started.json['id']}/rounds", json=won, headers=token)
+    doors = [
+        "/",
+        *(f"/history?{filters}" for filters in HISTORY),
+        *(f"/api/matches?{filters}" for filters in HISTORY),
+        "/players",
+        "/players/Ana",
+        "/api/players/Ana",
+        "/ratings?game=rami",
+        "/events",
+        "/api/circle",
+        f"/matches/{started.json['id']}",
+        "/api/export",
+    ]
+    with recorded(monkeypatch) as statements:
+        for door in doors:
+            assert client.get(door).status_code == 200, door
+        answer = client.post(f"/api/matches/{started.json['id']}/rounds", json=won, headers=token)
+        assert answer.status_code in (201, 409)
+    assert len(statements) > 50
+    outside = outside_the_circle(str(database), statements)
+    assert not outside, "reads past the circle:\n" + "\n".join(outside)
+
+
+def test_a_read_past_the_circle_is_caught(tmp_path):
+    """The check itself: a read of matches by its game alone, or of players by name, is
+    reported; one through an index starting with the circle, or by a row's key, is not."""
+    database = str(tmp_path / "plans.sqlite")
+    with closing(sqlite3.connect(database)) as conn:
+        conn.execute("create table matches (id integer primary key, circle_id, game)")
+        conn.execute("create index by_game on matches (game)")
+        conn.execute("create index by_circle on matches (circle_id, game)")
+        conn.execute("create table players (circle_id, key, name, primary key (circle_id, key))")
+    assert outside_the_circle(
+        database, ["select id from matches indexed by by_game where game = 'x'"]
+    )
+    assert outside_the_circle(database, ["select * from players where name = 'Ana'"])
+    assert not outside_the_circle(
+        database, ["select id from matches where circle_id = 2 and game = 'x'"]
+    )
+    assert not outside_the_circle(database, ["select * from matches where id = 4"])
+    assert not outside_the_circle(
+        database, ["select * from players where circle_id = 1 and key = 'a'"]
+    )

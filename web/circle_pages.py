@@ -45,7 +45,7 @@ from .openapi_parts import PASSCODE, body, header, obj, refusal
 from .openapi_parts import answer as described
 from .passcode import PASSCODE_HEADER, check_passcode
 
-bp = Blueprint("circle_pages", __name__)
+bp = Blueprint("circle_pages", __name__, cli_group=None)
 
 
 def invite_url(key: str) -> str:

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 from base64 import urlsafe_b64encode
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, current_app, g, render_template, request, session
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
@@ -78,6 +78,9 @@ def enter() -> ResponseReturnValue | None:
         g.circle_id = storage.ONE_CIRCLE
         return None
     g.circle_id = None
+    # A match's live link reads that match, whatever circle the phone holding it is in.
+    if request.endpoint in WATCHED and watched():
+        return None
     given = request.headers.get(CIRCLE_HEADER)
     if given is not None:
         if too_many_wrong_keys():
@@ -91,11 +94,12 @@ def enter() -> ResponseReturnValue | None:
         phone_circle()
     if current() is not None or request.endpoint in OPEN_DOORS:
         return None
-    if request.endpoint in WATCHED and watched():
-        return None
     if request.endpoint is None or set(NAMED) & set(request.view_args or {}):
         return answer(404, outside_said())
-    return answer(401, outside_said())
+    if request.path.startswith("/api/"):
+        return answer(401, outside_said())
+    # A page asked from outside every circle shows how to get into one.
+    return render_template("circles/welcome.html", outside=outside_said()), 401
 
 
 def settle(found: Circle, key: str) -> None:

@@ -57,6 +57,8 @@ def list_players(db: Database) -> list[dict[str, Any]]:
 def player_names(db: Database, keys: Iterable[str]) -> dict[str, str]:
     """Map each of these player keys to the name the player goes by."""
     keys = list(keys)
+    if not keys:
+        return {}
     marks = ", ".join("?" * len(keys))
     query = f"select key, name from players where circle_id = ? and key in ({marks})"
     return dict(db.execute(query, [circle_of(db), *keys]).fetchall())

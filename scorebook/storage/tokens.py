@@ -28,12 +28,14 @@ def insert_scorer(db: Database, match_id: int, token_sha256: str, device: str, a
 
 
 def active_scorer(db: Database, match_id: int, token_sha256: str) -> dict[str, Any] | None:
-    """Return the scorer (its id and device) holding this token for the match, unless revoked."""
+    """Return the scorer (its id and device) holding this token for a match of the circle,
+    unless revoked: a token opens its match only inside the match's circle."""
     found = rows(
         db,
-        "select id, device from scorers where match_id = ? and token_sha256 = ? "
-        "and revoked_utc is null",
-        [match_id, token_sha256],
+        "select s.id, s.device from scorers s join matches m on m.id = s.match_id "
+        "where s.match_id = ? and s.token_sha256 = ? and s.revoked_utc is null "
+        "and m.circle_id = ?",
+        [match_id, token_sha256, circle_of(db)],
     )
     return found[0] if found else None
 
