@@ -8,10 +8,11 @@ A phone starts a circle from the home page and a second phone joins it by the in
 first starts a match through the new-match form (a real form, over https), records a round, runs
 under its service worker, holds only Secure cookies and is told HSTS; the second sees the match,
 a third in no circle does not; with the app server stopped behind Caddy the first records a
-round into its outbox, which arrives once when the server is back. 40 sockets stalled in their request headers at Caddy delay no round, and Caddy
-closes them after its read_header timeout. A journey of its own (another phone joining) takes
-the `site` and `phones` fixtures. Bounded: every wait has a timeout, and Caddy, the app server,
-Chromium and every socket are stopped at the end, whatever happened."""
+round into its outbox, which arrives once when the server is back. 40 sockets stalled in
+their request headers at Caddy delay no round, and Caddy closes them after its read_header
+timeout. A journey of its own takes the `site` and `phones` fixtures. Bounded: every wait has
+a timeout, and Caddy, the app server, Chromium and every socket are stopped at the end,
+whatever happened."""
 
 from __future__ import annotations
 
