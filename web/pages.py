@@ -29,7 +29,7 @@ from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
 from .chart import chart
-from .circles import current, many
+from .circles import current, many, phone_circles
 from .db import get_db
 from .limits import joining
 from .passcode import check_passcode
@@ -122,7 +122,8 @@ def home() -> ResponseReturnValue:
     if many() and current() is None:
         return render_template("circles/welcome.html")
     recent = matches.find(get_db()).rows[:RECENT]
-    return render_template("home.html", recent=recent, entries=entries())
+    joined = phone_circles() if many() else {}
+    return render_template("home.html", recent=recent, entries=entries(), joined=joined)
 
 
 @bp.route("/matches/new/<game>", methods=["GET", "POST"])
