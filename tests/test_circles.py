@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from scorebook import storage
+from tests.test_indexes import recorded
 
 HEADER = "X-Tablescore-Circle"
 ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 60, "melded": True}}}
@@ -835,18 +835,9 @@ def test_a_known_and_an_unknown_key_run_the_same_statement(
     world: World, monkeypatch: pytest.MonkeyPatch
 ):
     """Not a timing: the statements that look a key up are the same, known key or not."""
-    statements: list[str] = []
-    connect = storage.connect
-
-    def traced(path: str, *circle: int | None):
-        db = connect(path, *circle)
-        db.conn.set_trace_callback(statements.append)
-        return db
 
     def lookups(key: str) -> list[str]:
-        statements.clear()
-        with monkeypatch.context() as patched:
-            patched.setattr(storage, "connect", traced)
+        with recorded(monkeypatch) as statements:
             world.client().get("/api/circle", headers=keyed(key))
         return [
             re.sub(r"'[0-9a-f]{64}'", "?", " ".join(sql.split()))

@@ -56,23 +56,28 @@ def tables_named(sql: str) -> dict[str, str]:
     return named
 
 
-def full_scans(database: str, statements: list[str]) -> list[str]:
-    """Return, for each query that reads a whole watched table, the query and its plan."""
-    found = []
+def plans(database: str, statements: list[str]) -> Iterator[tuple[str, dict[str, str], list[str]]]:
+    """Yield each query of the statements with the tables it names and how SQLite runs it."""
     with closing(sqlite3.connect(database)) as conn:
         for sql in statements:
             if not re.match(r"\s*(select|with)\b", sql, re.I) or "sqlite_master" in sql:
                 continue
             plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}")]
-            named = tables_named(sql)
-            scanned = [
-                named.get(step.group(1).lower(), step.group(1))
-                for step in map(FULL_SCAN.match, plan)
-                if step
-            ]
-            if WATCHED & set(scanned):
-                steps = "\n    ".join(plan)
-                found.append(f"{' '.join(sql.split())}\n    {steps}")
+            yield " ".join(sql.split()), tables_named(sql), plan
+
+
+def full_scans(database: str, statements: list[str]) -> list[str]:
+    """Return, for each query that reads a whole watched table, the query and its plan."""
+    found = []
+    for sql, named, plan in plans(database, statements):
+        scanned = [
+            named.get(step.group(1).lower(), step.group(1))
+            for step in map(FULL_SCAN.match, plan)
+            if step
+        ]
+        if WATCHED & set(scanned):
+            steps = "\n    ".join(plan)
+            found.append(f"{sql}\n    {steps}")
     return found
 
 
@@ -165,16 +170,12 @@ def outside_the_circle(database: str, statements: list[str]) -> list[str]:
     """Return each query with a step that reads a circle's table neither through an index
     starting with the circle nor by one row's key: its cost would grow with every circle."""
     found = []
-    with closing(sqlite3.connect(database)) as conn:
-        for sql in statements:
-            if not re.match(r"\s*(select|with)\b", sql, re.I) or "sqlite_master" in sql:
-                continue
-            named = tables_named(sql)
-            for step in (row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}")):
-                read = STEP.match(step)
-                table = read and named.get(read.group(2).lower(), read.group(2).lower())
-                if table in CIRCLE_TABLES and (read.group(1) == "SCAN" or not BY_KEY.search(step)):
-                    found.append(f"{' '.join(sql.split())}\n    {step}")
+    for sql, named, plan in plans(database, statements):
+        for step in plan:
+            read = STEP.match(step)
+            table = read and named.get(read.group(2).lower(), read.group(2).lower())
+            if table in CIRCLE_TABLES and (read.group(1) == "SCAN" or not BY_KEY.search(step)):
+                found.append(f"{sql}\n    {step}")
     return found
 
 

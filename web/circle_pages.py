@@ -165,7 +165,7 @@ def join(key: str) -> ResponseReturnValue:
         return answer(429, wrong_keys_said())
     circle = circles.find(get_db(), key)
     if circle is None:
-        count_wrong_key(current_app.config["DATABASE"])
+        count_wrong_key()
         return answer(
             404,
             _(

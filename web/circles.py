@@ -87,7 +87,7 @@ def enter() -> ResponseReturnValue | None:
             return answer(429, wrong_keys_said())
         found = circles.find(get_db(), given.strip())
         if found is None:
-            count_wrong_key(current_app.config["DATABASE"])
+            count_wrong_key()
         else:
             settle(found, given.strip())
     else:
@@ -180,10 +180,10 @@ def too_many_wrong_keys() -> bool:
     return storage.tries_of(current_app.config["DATABASE"], tries_key()) >= amount
 
 
-def count_wrong_key(database: str) -> None:
+def count_wrong_key() -> None:
     """Count one more wrong key from this phone."""
     _amount, seconds = key_limit()
-    storage.count_try(database, tries_key(), seconds)
+    storage.count_try(current_app.config["DATABASE"], tries_key(), seconds)
 
 
 def wrong_keys_said() -> str:
