@@ -296,11 +296,14 @@ def settle(scorer: Any, table: Table, inputs: list[dict[str, Any]]) -> tuple[lis
     raise RuntimeError("could not settle a generated match")
 
 
-def generate(rng: random.Random) -> tuple[dict[str, Any], Table, list[dict[str, Any]], Any]:
-    """Draw one legal match: its start, its table, its rounds as stored, and their replay."""
+def generate(
+    rng: random.Random, pool: list[str] = POOL
+) -> tuple[dict[str, Any], Table, list[dict[str, Any]], Any]:
+    """Draw one legal match among `pool`'s players: its start, its table, its rounds as stored,
+    and their replay."""
     game, _, start_of, draw, (low, high) = rng.choices(GAME_MIX, [m[1] for m in GAME_MIX])[0]
     scorer = GAMES[game]
-    start = start_of(rng, rng.sample(POOL, rng.randint(low, high)))
+    start = start_of(rng, rng.sample(pool, rng.randint(low, high)))
     table = scorer.read_table(start)
     if draw is None:
         inputs = [scorer.read_round(table, hand) for hand in barbu_rounds(rng, start)]
@@ -432,11 +435,12 @@ def build(path: str, count: int) -> dict[str, Any]:
     return {"matches": count, "rounds": rounds, "build_seconds": build_seconds}
 
 
-def peg_matches(path: str, copies: int) -> dict[str, Any]:
-    """Store the Porrazo match of 200 events (and ones of 50 and 500), each with fresh copies
-    to post to: every timed post records the next event of a match nobody posted to yet."""
+def peg_matches(path: str, copies: int, circle: int = storage.ONE_CIRCLE) -> dict[str, Any]:
+    """Store the Porrazo match of 200 events (and ones of 50 and 500) in `circle`, each with
+    fresh copies to post to: every timed post records the next event of a match nobody posted
+    to yet."""
     storage.prepare(path)  # a database kept from an older version is migrated first
-    db = storage.connect(path)
+    db = storage.connect(path, circle)
     now = datetime.now(UTC).replace(microsecond=0)
     porrazo = GAMES["porrazo"]
     table = porrazo.read_table(

@@ -67,9 +67,11 @@ def rename_circle(db: Database, circle_id: int, name: str) -> None:
 
 def circle_counts(db: Database, circle_id: int) -> dict[str, int]:
     """Count what a circle holds: its matches in sight, players and events."""
+    # All of the circle's matches through its index alone, less the few an import is bringing.
     query = """
         select
-            (select count(*) from matches where circle_id = :c and import_id is null),
+            (select count(*) from matches where circle_id = :c)
+            - (select count(*) from matches where import_id is not null and +circle_id = :c),
             (select count(*) from players where circle_id = :c),
             (select count(*) from events where circle_id = :c)
     """
