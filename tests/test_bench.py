@@ -1,0 +1,64 @@
+"""The benchmarks still run: each built small and measured once, as its README command would.
+
+Not a timing: a benchmark that no longer runs measures nothing, and the circles benchmark's
+check of every query's plan is a check of the app.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_circles_benchmark_builds_measures_and_reads_every_query_by_the_circle(tmp_path):
+    big = tmp_path / "big.sqlite"
+    ran = subprocess.run(
+        [sys.executable, "bench/circles.py", "--circles", "30", "--per-circle", "4"]
+        + ["--club", "30", "--repeat", "2", "--warmup", "1", "--db", str(big)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    out = ran.stdout
+    assert "big file:" in out and "circles 30, matches " in out
+    assert "the measured circle, in both: matches " in out
+    for door in ("POST /api/matches/<id>/rounds", "GET /history?player=", "GET /api/circle"):
+        assert door in out
+    assert "ok: every step reads a circle's rows through an index" in out, out[-3000:]
+    assert not big.exists(), "without --keep the files are removed"
+
+
+def test_the_circles_benchmark_catches_a_read_past_the_circle(tmp_path, monkeypatch):
+    """The plan check itself, on a schema of its own: a read by game alone, or of every player,
+    is reported; one through the circle's index, or by a match's id, is not."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location("circles_bench", ROOT / "bench" / "circles.py")
+    circles_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(circles_bench)
+    database = str(tmp_path / "plans.sqlite")
+    with closing(sqlite3.connect(database)) as conn:
+        conn.execute("create table matches (id integer primary key, circle_id, game)")
+        conn.execute("create index by_game on matches (game)")
+        conn.execute("create index by_circle on matches (circle_id, game)")
+        conn.execute("create table players (circle_id, key, name, primary key (circle_id, key))")
+    bad = [
+        "select id from matches indexed by by_game where game = 'x'",
+        "select * from players where name = 'Ana'",
+    ]
+    good = [
+        "select id from matches where circle_id = 2 and game = 'x'",
+        "select * from matches where id = 4",
+        "select * from players where circle_id = 1 and key = 'a'",
+    ]
+    _used, astray = circles_bench.read_steps(database, bad)
+    assert len(astray) == 2, astray
+    used, astray = circles_bench.read_steps(database, good)
+    assert astray == [] and used["by_circle"] == 1
