@@ -49,6 +49,11 @@ class Event:
         return self.row["id"]
 
     @property
+    def title(self) -> str:
+        """The game's name as the event's tables call it (Coinche, for coinche)."""
+        return self.scorer.title(self.row["options"])
+
+    @property
     def drawn(self) -> int:
         """How many rounds are drawn so far."""
         return len(self.draws)

@@ -74,6 +74,11 @@ class Match:
     details: dict[str, str | None] = field(default_factory=dict)
     """Its note, place and the moment it was played (storage.DETAILS)."""
 
+    @property
+    def title(self) -> str:
+        """The game's name as this match's table calls it (Coinche, for coinche)."""
+        return self.scorer.title(self.table.options)
+
     def scored_rounds(self) -> list[tuple[Round, RoundResult]]:
         """Pair each round as entered with what it scored."""
         return list(zip(self.rounds, self.replay.rounds, strict=True))

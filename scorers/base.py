@@ -422,6 +422,10 @@ class Scorer(Presentation, EventHooks, ABC):
         """Name a variant from its key, in the reader's language."""
         return self.name
 
+    def title(self, options: Mapping[str, Any]) -> str:
+        """Name the game as a table playing with these options calls it."""
+        return self.name
+
     def standing_value(self, options: Mapping[str, Any], total: int) -> int:
         """Turn a side's final total into a value where higher is better: ratings place the
         sides of a finished match by it."""

@@ -52,6 +52,16 @@ class Option:
             return str(self.choice_labels[self.choices.index(value)])
         return str(value)
 
+    def said(self, value: Any) -> str:
+        """Name the option as chosen, for a line of a match's options: a choice in its own
+        words ("House rules"), a number or a player after the option's name, a switch with
+        yes or no."""
+        if self.choice_labels:
+            return self.shown(value)
+        if self.is_flag:
+            return _("{option}: {value}").format(option=self.label, value=self.shown(value))
+        return f"{self.label} {self.shown(value)}"
+
     def default_for(self, players: tuple[str, ...], chosen: Mapping[str, Any]) -> Any:
         """Return the default in force for these players and the options chosen so far."""
         return self.default(players, chosen) if callable(self.default) else self.default

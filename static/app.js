@@ -118,9 +118,10 @@ document.addEventListener("DOMContentLoaded", () => {
     return;
   }
   if (!first) {
-    // A new round starts at its first choice, the score bar still in view above it.
+    // A new round starts at its first choice, the score bar still in view above it: the
+    // keyboard goes on from there, and no ring is drawn round a seat nobody has touched.
     const start = form.closest("[data-draft]") && form.querySelector("input:not([type='hidden']):not(:disabled)");
-    if (start && start.type !== "text") start.focus({ preventScroll: true });
+    if (start && start.type !== "text") start.focus({ preventScroll: true, focusVisible: false });
     return;
   }
   const control = first.matches("input, select, textarea")

@@ -59,7 +59,28 @@
     });
     const winnerChoice = form.querySelector("input[name='winner']");
     if (winnerChoice) winnerChoice.closest("fieldset").hidden = blocked;
+    // A rami sec scores every other hand the same: nothing to count.
+    form.classList.toggle("rami-sec", Boolean(outcome) && outcome.value === "rami_sec");
   }
+
+  // The pad's order: once who went out is chosen, and once a hand says whether it melded, the
+  // next hand's value box is ready to type in (the phone's keyboard stays up between them).
+  function nextValue(form, after) {
+    markWinner(form);
+    const hands = [...form.querySelectorAll("fieldset.hand:not(.is-winner)")];
+    const from = after ? hands.indexOf(handOf(after)) + 1 : 0;
+    const next = hands.slice(from).find((hand) => hand.querySelector("input.points").value === "");
+    if (next && !next.querySelector("input[type='radio']:checked")) {
+      next.querySelector("input.points").focus();
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest("form.rami");
+    if (!form || !event.isTrusted) return;
+    if (event.target.name === "winner") nextValue(form, null);
+    if (event.target.name.endsWith("-melded")) nextValue(form, event.target);
+  });
 
   document.addEventListener("click", tap);
   document.addEventListener("change", (event) => {

@@ -346,6 +346,19 @@ def test_worked_examples_through_the_api(
     assert client.get(f"/api/matches/{match_id}").json == match
 
 
+def test_the_score_bar_says_what_a_litige_holds_in_reserve(
+    client: FlaskClient, classic: dict
+) -> None:
+    def bar() -> str:
+        page = parse(client.get(f"/matches/{classic['id']}"))
+        return page.find("section", "score-bar").find("p", "bar-round").text()
+
+    play(client, classic["id"], B3)
+    assert bar() == "Deal 2 · 81 in reserve · Di deals"
+    play(client, classic["id"], deal(90, 62, "Nous"))
+    assert bar() == "Deal 3 · Cy deals"
+
+
 def test_litige_and_reserve_are_explained(client: FlaskClient, classic: dict) -> None:
     match = play(client, classic["id"], B3, deal(90, 62, "Nous"))
     litige, won = match["rounds"]
@@ -643,6 +656,16 @@ def test_new_belote_match_page_shows_two_teams_and_the_options(client: FlaskClie
     assert radio_values(doc, "option_variant") == ["classic", "coinche"]
     assert radio_values(doc, "option_rules") == ["maison", "official"]
     assert radio_values(doc, "option_litige") == ["reserve", "fall"]
+    # The chips say the choices in players' words, never the codes stored.
+    said = {
+        name: [node.parent.text() for node in doc.find_all("input", type="radio", name=name)]
+        for name in ("option_variant", "option_rules", "option_litige")
+    }
+    assert said == {
+        "option_variant": ["Classic belote", "Coinche, with contracts"],
+        "option_rules": ["House rules", "Official rules"],
+        "option_litige": ["A tie waits in reserve", "A tie counts as a fall"],
+    }
     assert (shown["option_variant"], shown["option_rules"], shown["option_litige"]) == (
         "classic",
         "maison",
@@ -688,7 +711,7 @@ def test_new_belote_match_form_starts_a_coinche_match(client: FlaskClient) -> No
     }
     doc = parse(client.get(f"/matches/{match['id']}"))
     assert [label.text() for label in doc.find("fieldset", id="taker").find_all("label")] == [
-        "Ana Nous",
+        "Ana Nous · dealer",
         "Bo Eux",
         "Cy Nous",
         "Di Eux",
@@ -1084,18 +1107,17 @@ def test_bad_correction_on_the_edit_page_keeps_the_stored_deal(
 # --- a correction derives the other team's points again -----------------------------------------
 
 
-def test_edit_page_marks_both_stored_points_as_derivable(client: FlaskClient, classic: dict):
+def test_edit_page_shows_both_stored_points_and_remembers_them(client: FlaskClient, classic: dict):
+    """Both boxes come back as stored; the form remembers them, so a phone without scripts
+    that changes one box gets the other derived again (the next test)."""
     match_id = classic["id"]
     play(client, match_id, deal(82, 70, "Nous"))
     form = parse(client.get(f"/matches/{match_id}/rounds/1/edit")).find("form", "round-form")
-    boxes = form.find_all("input", "points", **{"data-side": "0"})
-    boxes += form.find_all("input", "points", **{"data-side": "1"})
-    assert [(box.attrs["value"], box.attrs.get("data-auto")) for box in boxes] == [
-        ("82", "true"),
-        ("70", "true"),
-    ]
+    boxes = [form.find("input", "points", **{"data-side": side}) for side in ("0", "1")]
+    assert [box.attrs["value"] for box in boxes] == ["82", "70"]
+    assert form.find("input", name="stored_points").attrs["value"] == "82 70"
     new = parse(client.get(f"/matches/{match_id}")).find("form", "round-form")
-    assert [box.attrs.get("data-auto") for box in new.find_all("input", "points")] == [None] * 4
+    assert new.find("input", name="stored_points").attrs.get("value", "") == ""
 
 
 @pytest.mark.parametrize(

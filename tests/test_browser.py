@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
@@ -41,8 +41,16 @@ def hand(page: Page, player: str):
     return page.locator(f"fieldset.hand[data-player='{player}']")
 
 
+def melded(page: Page, player: str, said: bool) -> None:
+    """Answer whether a player had melded: the Yes or No chip of their hand's line."""
+    hand(page, player).locator(".melded").get_by_text("Yes" if said else "No", exact=True).tap()
+
+
 def tap_cards(page: Page, player: str, *ranks: str) -> None:
-    """Tap cards onto a player's hand."""
+    """Open a player's card pad, if closed, and tap cards onto their hand."""
+    pad = hand(page, player).locator("details.hand-pad")
+    if not pad.evaluate("details => details.open"):
+        pad.locator("summary").tap()
     for rank in ranks:
         hand(page, player).locator(f"button[data-card='{rank}']").tap()
 
@@ -65,9 +73,9 @@ def test_record_two_rounds_by_tapping_cards_then_correct_the_first(page: Page, s
     expect(hand(page, "Ana")).to_be_hidden()
     tap_cards(page, "Bo", "A", "JK", "5")
     expect(hand(page, "Bo").locator(".hand-total")).to_have_text("36 points")
-    hand(page, "Bo").get_by_label("Had melded").check()
+    melded(page, "Bo", True)
     tap_cards(page, "Cy", "9", "9")
-    hand(page, "Cy").get_by_label("Had melded").check()
+    melded(page, "Cy", True)
     page.get_by_role("button", name="Record round 1").tap()
     expect(page.locator(".notice span")).to_have_text("Round 1 recorded.")
     expect_totals(page, "0", "36", "18")
@@ -75,11 +83,11 @@ def test_record_two_rounds_by_tapping_cards_then_correct_the_first(page: Page, s
 
     page.locator("fieldset.choices").nth(1).get_by_text("Bo", exact=True).tap()
     tap_cards(page, "Ana", "K")
-    hand(page, "Ana").get_by_label("Had not melded").check()
+    melded(page, "Ana", False)
     tap_cards(page, "Cy", "2")
     hand(page, "Cy").get_by_role("button", name="Take back 2").tap()
     tap_cards(page, "Cy", "3")
-    hand(page, "Cy").get_by_label("Had melded").check()
+    melded(page, "Cy", True)
     page.get_by_role("button", name="Record round 2").tap()
     expect_totals(page, "35", "36", "21")
     expect(page.locator("#round-2")).to_contain_text("Ana never melded: 10 + 25 = 35.")
@@ -104,7 +112,7 @@ def test_cards_tap_without_javascript(browser: Browser, server: str):
     tap_cards(page, "Eli", "Q")
     tap_cards(page, "Eli", "4")
     expect(hand(page, "Eli").locator(".hand-total")).to_have_text("14 points")
-    hand(page, "Eli").get_by_label("Had melded").check()
+    melded(page, "Eli", True)
     page.get_by_role("button", name="Record round 1", exact=True).last.tap()
     expect_totals(page, "0", "14")
     context.close()
@@ -113,10 +121,10 @@ def test_cards_tap_without_javascript(browser: Browser, server: str):
 def test_a_mistake_comes_back_with_the_values_typed(page: Page, server: str):
     start_rami(page, server, "Fay", "Gus")
     page.locator("#winner").get_by_text("Fay", exact=True).tap()
-    hand(page, "Gus").get_by_label("or type the value").fill("400")
+    hand(page, "Gus").locator("input.points").fill("400")
     page.get_by_role("button", name="Record round 1").tap()
     expect(hand(page, "Gus")).to_contain_text("Gus's hand is worth between 2 and 280 points.")
-    expect(hand(page, "Gus").get_by_label("or type the value")).to_have_value("400")
+    expect(hand(page, "Gus").locator("input.points")).to_have_value("400")
     expect(page.locator(".sheet")).to_have_count(0)
 
 
@@ -128,10 +136,21 @@ def start_belote(page: Page, server: str, rules: str = "maison") -> None:
         fieldset = page.locator("fieldset.names").nth(team)
         for seat, name in enumerate(players, start=1):
             fieldset.get_by_label(f"Player {seat}", exact=True).fill(name)
-    page.locator("#option_variant").get_by_text("coinche", exact=True).tap()
-    page.locator("#option_rules").get_by_text(rules, exact=True).tap()
+    page.locator("#option_variant").get_by_text("Coinche, with contracts", exact=True).tap()
+    words = {"maison": "House rules", "official": "Official rules"}
+    page.locator("#option_rules").get_by_text(words[rules], exact=True).tap()
     page.get_by_role("button", name="Start the match").tap()
     expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
+
+
+def points(page: Page, team: str) -> Locator:
+    """A team's card points box."""
+    return page.locator("fieldset.points").get_by_label(team, exact=True)
+
+
+def last_trick(page: Page, team: str) -> None:
+    """Tap the chip saying the team took the last trick (dix de der)."""
+    page.locator(".choice.der").filter(has=page.locator(f"input[value='{team}']")).tap()
 
 
 def test_a_coinche_deal_entered_by_taps_then_corrected(page: Page, server: str):
@@ -140,10 +159,12 @@ def test_a_coinche_deal_entered_by_taps_then_corrected(page: Page, server: str):
     page.locator("#taker").get_by_text("Ana").tap()
     page.locator("#trump").get_by_text("♥").tap()
     page.locator("#contract").get_by_text("100", exact=True).tap()
+    page.locator("#extra-coinche summary").tap()
     page.locator("#coinche").get_by_text("Coinche ×2").tap()
-    page.locator("fieldset.points").get_by_label("Nous").fill("98")
-    expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("54")
-    page.locator("#last_trick").get_by_text("Nous").tap()
+    expect(page.locator("#extra-coinche summary")).to_contain_text("Coinche ×2")
+    points(page, "Nous").fill("98")
+    expect(points(page, "Eux")).to_have_value("54")
+    last_trick(page, "Nous")
     page.get_by_role("button", name="Record deal 1").tap()
     expect(page.locator(".notice span")).to_have_text("Deal 1 recorded.")
     expect_totals(page, "520", "0")
@@ -152,7 +173,7 @@ def test_a_coinche_deal_entered_by_taps_then_corrected(page: Page, server: str):
 
     page.locator("#round-1 a.round-n").tap()
     page.get_by_role("link", name="Correct or remove deal 1").tap()
-    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("98")
+    expect(points(page, "Nous")).to_have_value("98")
     page.locator("#coinche").get_by_text("None").tap()
     page.get_by_role("button", name="Save deal 1").tap()
     expect_totals(page, "208", "54")
@@ -166,10 +187,10 @@ def test_the_card_counter_fills_a_teams_points(page: Page, server: str):
     page.get_by_role("button", name="J♥").tap()
     page.get_by_role("button", name="9♥").tap()
     expect(page.locator(".counter-total")).to_have_text("Counted: 34 points")
-    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("34")
-    expect(page.locator("fieldset.points").get_by_label("Eux")).to_have_value("118")
+    expect(points(page, "Nous")).to_have_value("34")
+    expect(points(page, "Eux")).to_have_value("118")
     page.get_by_role("button", name="9♥").tap()
-    expect(page.locator("fieldset.points").get_by_label("Nous")).to_have_value("20")
+    expect(points(page, "Nous")).to_have_value("20")
 
 
 def test_official_no_trump_shows_its_own_carres_as_the_trump_changes(page: Page, server: str):
@@ -198,7 +219,9 @@ def test_official_no_trump_shows_its_own_carres_as_the_trump_changes(page: Page,
     shown(False)
     trump("no_trump")
     shown(True)
+    page.locator("#extra-announcements summary").tap()
     at_no_trump.first.get_by_role("button", name="carré d'as").tap()
+    expect(page.locator("#extra-announcements summary")).to_contain_text("Nous +200")
     expect(announcements.get_by_label("Nous", exact=True)).to_have_value("200")
 
 

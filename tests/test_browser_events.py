@@ -25,7 +25,7 @@ def create_concours(page: Page, server: str) -> None:
     page.get_by_label("Venue").fill("Café du Port")
     page.get_by_label("Deals per match").fill("1")
     page.get_by_label("Teams").fill(TEAMS)
-    expect(page.locator("#option_variant").get_by_label("coinche")).to_be_checked()
+    expect(page.locator("#option_variant").get_by_label("Coinche, with contracts")).to_be_checked()
     no_sideways_scroll(page)
     page.get_by_role("button", name="Create the event").tap()
     expect(page.get_by_role("heading", name=re.compile("Concours du samedi"))).to_be_visible()

@@ -31,6 +31,8 @@ SMALL_TARGETS = """() => {
     const rect = box.getBoundingClientRect();
     if (!rect.width && !rect.height) continue;
     if (element.closest('[hidden], .visually-hidden')) continue;
+    // What a closed section holds is not on the page until it is opened.
+    if (element.closest('details:not([open]) > :not(summary)')) continue;
     if (getComputedStyle(element).visibility === 'hidden') continue;
     if (rect.width < 43.5 || rect.height < 43.5) {
       const text = (element.textContent || element.name || '').trim().slice(0, 20);

@@ -191,23 +191,23 @@ def fill_rami(page: Page, bo: str = "12") -> None:
     """Ana went out; Bo holds `bo` and had melded; Cy holds 8 and had not."""
     page.locator("#winner").get_by_text("Ana", exact=True).tap()
     page.locator("#hands-1-points").fill(bo)
-    page.locator("#hands-1-melded").get_by_text("Had melded", exact=True).tap()
+    page.locator("#hands-1-melded").get_by_text("Yes", exact=True).tap()
     page.locator("#hands-2-points").fill("8")
-    page.locator("#hands-2-melded").get_by_text("Had not melded", exact=True).tap()
+    page.locator("#hands-2-melded").get_by_text("No", exact=True).tap()
 
 
 def fill_belote(page: Page) -> None:
     """Bo takes at spades; Nous make 100 in cards; Eux take the last trick."""
     page.locator("#taker").get_by_text("Bo", exact=True).tap()
-    page.locator("input[name='trump'][value='spades']").check()
+    page.locator("input[name='trump'][value='spades']").locator("..").tap()
     page.locator("input.points[data-side]").first.fill("100")
-    page.locator("input[name='last_trick']").nth(1).check()
+    page.locator("input[name='last_trick']").nth(1).locator("..").tap()
 
 
 def fill_gaigel(page: Page) -> None:
     """Unten wins with a Gaigel."""
     page.locator("#winner").get_by_text("Unten", exact=True).tap()
-    page.locator("input[name='outcome'][value='gaigel']").check()
+    page.locator("input[name='outcome'][value='gaigel']").locator("..").tap()
 
 
 FILLED = {

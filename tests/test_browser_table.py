@@ -48,8 +48,8 @@ def record_rami_round(page: Page, bo: str, cy: str) -> None:
     """Record a round Ana went out of, Bo melded and Cy did not, their hands typed as values."""
     page.locator("#winner").get_by_text("Ana", exact=True).tap()
     page.locator("#hands-1-points").fill(bo)
-    hand(page, "Bo").locator("input[value='y']").check()
-    hand(page, "Cy").locator("input[value='n']").check()
+    hand(page, "Bo").locator("input[value='y']").locator("..").tap()
+    hand(page, "Cy").locator("input[value='n']").locator("..").tap()
     page.locator("#hands-2-points").fill(cy)
     page.locator(".next-round .actions button.primary").tap()
 

@@ -264,7 +264,7 @@ def test_why_page_walks_through_a_coinche_deal(client: FlaskClient) -> None:
         },
     )
     first = page(client, f"/matches/{match_id}/rounds/1/why")
-    assert first.find("h1").text() == f"Why deal 1 scored what it did Belote #{match_id}"
+    assert first.find("h1").text() == f"Why deal 1 scored what it did Coinche #{match_id}"
     assert said(first) == (
         "Ana took 100 at ♥, coinche; card points Nous 98, Eux 54, last trick Nous"
     )
@@ -623,10 +623,11 @@ def test_belote_official_coinche_rules_page(client: FlaskClient) -> None:
     )
     shown = rules_page(client, match_id)
     assert shown["options"] == (
-        "This match: variant coinche · rules official · target 2000 · litige reserve · round deal "
-        "scores to tens yes · first dealer Ana. These stay as they were when the match started."
+        "This match: coinche, with contracts · official rules · target 2000 · a tie waits in "
+        "reserve · round deal scores to tens: yes · first dealer Ana. These stay as they were "
+        "when the match started."
     )
-    assert "rules official" in shown["options"] and "target 2000" in shown["options"]
+    assert "official rules" in shown["options"] and "target 2000" in shown["options"]
     rules = shown["rules"]
     assert rules["Card points"]["text"].startswith("Trumps: J 20, 9 14, A 11, 10 10, K 4, Q 3.")
     assert "No trump: the ace is worth 19 (a deal of 162)." in rules["Card points"]["text"]
@@ -664,8 +665,8 @@ def test_belote_classic_maison_rules_page_links_the_litige(client: FlaskClient) 
     )
     shown = rules_page(client, match_id)
     assert shown["options"].startswith(
-        "This match: variant classic · rules maison · target 1000 · litige reserve · round deal "
-        "scores to tens no · first dealer Ana."
+        "This match: classic belote · house rules · target 1000 · a tie waits in reserve · round "
+        "deal scores to tens: no · first dealer Ana."
     )
     assert "No trump: the ace is worth 11 (a deal of 130)." in shown["rules"]["Card points"]["text"]
     assert shown["rules"]["Made"]["text"].endswith("then each team scores its total.")
@@ -739,7 +740,7 @@ def test_gaigel_rules_link_the_gaigel_deal_and_the_strokes(client: FlaskClient) 
     )
     shown = rules_page(client, match_id)
     assert shown["options"] == (
-        "This match: mode Two teams (4 or 6) · strokes 3 · five sevens win no · auf Farbe wins "
+        "This match: two teams (4 or 6) · strokes 3 · five sevens win: no · auf Farbe wins: "
         "yes · first dealer Ana. These stay as they were when the match started."
     )
     assert shown["rules"]["Giving strokes"]["text"].startswith("Until all 3 strokes are given,")
@@ -759,7 +760,7 @@ def test_three_player_gaigel_rules(client: FlaskClient) -> None:
     match_id = start(client, "gaigel", PLAYERS, mode="three")
     play(client, match_id, {"card_points": {"Ana": 60, "Bo": 40, "Cy": 20}})
     shown = rules_page(client, match_id)
-    assert shown["options"].startswith("This match: mode Three players")
+    assert shown["options"].startswith("This match: three players")
     assert {title: rule["text"] for title, rule in shown["rules"].items()} == {
         "Game points": "Each deal shares 9: 5, 3 and 1 by card points; a player with no trick "
         "gets 0 and the others 6 and 3; one player alone with tricks gets 9. Ties cut.",
@@ -815,8 +816,8 @@ def test_porrazo_values_by_rank_link_the_porrazo_and_counter(client: FlaskClient
 def test_porrazo_rules_options_line_keeps_the_card_ranks(client: FlaskClient) -> None:
     match_id = start(client, "porrazo", PLAYERS, target=40, wrap=False)
     assert rules_page(client, match_id)["options"] == (
-        "This match: target 40 · card count difference · runs wrap K-A-2 no · first dealer Ana. "
-        "These stay as they were when the match started."
+        "This match: target 40 · the difference with the next · runs wrap K-A-2: no · first "
+        "dealer Ana. These stay as they were when the match started."
     )
 
 

@@ -24,6 +24,21 @@ def rami(client: FlaskClient, *rounds: dict) -> int:
     return match["id"]
 
 
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [("2026-12-05", "2026-12-05"), ("2026-12-05T20:30:00Z", "2026-12-05T20:30:00Z")],
+)
+def test_a_day_given_without_a_time_shows_as_the_day_alone(
+    client: FlaskClient, given: str, shown: str
+):
+    """The phone writes a moment ending in Z in its own time ("Dec 5, 2026, 1:00 AM"): a day
+    the table gave without a time keeps no Z on the page, so it stays the day."""
+    match_id = rami(client)
+    assert client.patch(f"/api/matches/{match_id}", json={"played_at": given}).status_code == 200
+    moment = parse(client.get(f"/matches/{match_id}")).find("p", "match-details").find("time")
+    assert (moment.attrs["datetime"], moment.text()) == (shown, "2026-12-05")
+
+
 def test_a_match_has_a_note_a_place_and_a_day(client: FlaskClient, stranger: FlaskClient):
     match_id = rami(client)
     fresh = api_match(client, match_id)

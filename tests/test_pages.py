@@ -6,11 +6,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
 from tests.api_helpers import api_match
 from tests.html_reader import Node, alerts, field_errors, number, parse, values
+from web.pages import isolated
 
 # --- reading pages ----------------------------------------------------------------------------
 
@@ -819,3 +821,38 @@ def test_form_posts_need_the_csrf_token(tmp_path) -> None:
     before = stored(client, match_id)
     assert post_round(client, match_id, EXAMPLE_R1).status_code == 400
     assert stored(client, match_id) == before
+
+
+# --- right to left: each name and each signed number set apart ---------------------------------
+
+
+def test_each_name_and_signed_number_of_a_sentence_is_set_apart(app: Flask):
+    """Isolated one by one, "آنا 3 × −2; بهرام 4 × −2" keeps its items whole and in order right
+    to left; a hyphen before a number is a minus, one joining two numbers stays."""
+    with app.app_context():
+        shown = str(isolated("آنا 3 × −2; بهرام 4 × -2, 80-160 ♥", ["آنا", "بهرام", "آ"]))
+    assert shown == (
+        '<bdi>آنا</bdi> <bdi dir="ltr">3</bdi> × <bdi dir="ltr">−2</bdi>; '
+        '<bdi>بهرام</bdi> <bdi dir="ltr">4</bdi> × <bdi dir="ltr">−2</bdi>, '
+        '<bdi dir="ltr">80</bdi>-<bdi dir="ltr">160</bdi> <span class="red-suit">♥</span>'
+    )
+    assert str(isolated("<b>Ana</b>", ["Ana"])) == "&lt;b&gt;<bdi>Ana</bdi>&lt;/b&gt;"
+
+
+def test_a_persian_sheet_sets_each_name_and_number_of_why_apart(client: FlaskClient):
+    players = ["آنا", "بهرام", "سارا"]
+    started = client.post("/api/matches", json={"game": "rami", "players": players}).json
+    hands = {"بهرام": {"points": 10, "melded": False}, "سارا": {"points": 7, "melded": True}}
+    token = {"Authorization": f"Bearer {started['scorer_token']}"}
+    posted = client.post(
+        f"/api/matches/{started['id']}/rounds",
+        json={"outcome": "out", "winner": "آنا", "hands": hands},
+        headers=token,
+    )
+    assert posted.status_code == 201, posted.json
+    client.set_cookie("lang", "fa")
+    page = parse(client.get(f"/matches/{started['id']}/sheet"))
+    sentence = next(li for li in page.find("tr", "why").find_all("li") if "25" in li.text())
+    isolated = [(node.text(), node.attrs.get("dir")) for node in sentence.find_all("bdi")]
+    assert ("بهرام", None) in isolated
+    assert ("35", "ltr") in isolated and ("25", "ltr") in isolated

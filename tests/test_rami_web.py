@@ -60,10 +60,7 @@ def test_the_first_round_asks_each_hand_whether_it_melded_with_nothing_chosen(
 ) -> None:
     doc = parse(client.get(f"/matches/{start(client)['id']}"))
     for seat, name in enumerate(TRIO):
-        assert melded_chips(doc, seat) == [
-            ("y", "Had melded", False),
-            ("n", "Had not melded", False),
-        ]
+        assert melded_chips(doc, seat) == [("y", "Yes", False), ("n", "No", False)]
         group = doc.find("div", "melded", id=f"hands-{seat}-melded")
         assert (group.attrs["role"], group.attrs["aria-label"]) == (
             "radiogroup",
@@ -99,17 +96,19 @@ def test_had_not_melded_is_said_and_costs_the_bonus(client: FlaskClient) -> None
     assert played["scores"] == {"Ana": 0, "Bo": 37, "Cy": 7}
 
 
-def test_the_next_round_shows_each_answer_of_the_round_before_chosen(client: FlaskClient):
+def test_the_next_round_asks_again_nothing_carried_from_the_round_before(client: FlaskClient):
+    """Each round is a new deal: an answer of the round before, shown chosen, would score a
+    never-melded bonus nobody gave this round (issue 27: David's 20 became 45)."""
     match_id = start(client)["id"]
     post_round(client, match_id, typed(Bo=("12", "n"), Cy=("7", "y")))
     assert api_match(client, match_id)["state"]["melded"] == {"Bo": False, "Cy": True}
     doc = parse(client.get(f"/matches/{match_id}"))
-    assert [chosen for *_, chosen in melded_chips(doc, 0)] == [False, False]  # Ana went out
-    assert [chosen for *_, chosen in melded_chips(doc, 1)] == [False, True]
-    assert [chosen for *_, chosen in melded_chips(doc, 2)] == [True, False]
-    # What the page shows chosen is what it posts: Bo's "no" again, Ana's answer is asked.
-    response = post_round(client, match_id, typed("Cy", Ana=("5", ""), Bo=("4", "y")))
-    assert field_errors(parse(response)) == {"hands-0-melded": ["Say whether Ana had melded."]}
+    for seat in range(3):
+        assert [chosen for *_, chosen in melded_chips(doc, seat)] == [False, False]
+    with unchanged(client, match_id):
+        response = post_round(client, match_id, typed("Cy", Ana=("5", "y"), Bo=("4", "")))
+    assert response.status_code == 422
+    assert field_errors(parse(response)) == {"hands-1-melded": ["Say whether Bo had melded."]}
 
 
 def test_a_rami_sec_needs_no_answer_every_opponent_is_unmelded(client: FlaskClient) -> None:

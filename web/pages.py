@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections.abc import Callable
@@ -69,6 +70,36 @@ RED_SUITS = re.compile("([♥♦])")
 def suits(text: Any) -> Markup:
     """Draw hearts and diamonds red, as on the cards, in text a page shows."""
     return Markup(RED_SUITS.sub(r'<span class="red-suit">\1</span>', str(escape(text))))
+
+
+SIGNED = r"(?:(?<![\w)])[+\u2212-])?\d+"
+"""A number with its sign, if it has one: a hyphen after a word or a bracket joins, not a minus."""
+
+
+@functools.lru_cache(maxsize=256)
+def apart(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Find the players' names (the longest first: "Anaïs" before "Ana") and signed numbers."""
+    named = [rf"(?<!\w){re.escape(name)}(?!\w)" for name in sorted(names, key=len, reverse=True)]
+    return re.compile("|".join([*named, SIGNED]))
+
+
+@bp.app_template_filter("isolated")
+def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
+    """Set each name and each signed number of a sentence apart, a number left to right with
+    a real minus, and draw the red suits: right to left, "آنا 3 × −2; بهرام 4 × −2" keeps
+    each item whole and in order, as the sentence says it."""
+    text, shown, at = str(text), [], 0
+    for found in apart(tuple(names)).finditer(text):
+        shown.append(suits(text[at : found.start()]))
+        piece = found.group(0)
+        if piece[0].isdigit() or piece[0] in "+-\u2212":
+            piece = piece.replace("-", MINUS, 1)
+            shown.append(Markup('<bdi dir="ltr">{}</bdi>').format(piece))
+        else:
+            shown.append(Markup("<bdi>{}</bdi>").format(piece))
+        at = found.end()
+    shown.append(suits(text[at:]))
+    return Markup("").join(shown)
 
 
 @bp.app_template_filter("signed")

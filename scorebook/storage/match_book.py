@@ -245,8 +245,8 @@ def removed_rounds(db: Database, match_id: int) -> list[Round]:
     # Numbered where each stood when it was last removed, as the log says.
     query = """
         select r.id, (select c.n from changes c where c.match_id = r.match_id
-             and c.round_id = r.id and c.action = 'remove' order by c.id desc limit 1) as n, r.input_json, r.entered_utc, r.corrected_utc,
-            r.version, r.removed_utc, r.note
+             and c.round_id = r.id and c.action = 'remove' order by c.id desc limit 1) as n,
+            r.input_json, r.entered_utc, r.corrected_utc, r.version, r.removed_utc, r.note
         from rounds r where r.match_id = ? and r.removed_utc is not null
         order by r.removed_utc, r.id
     """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from wtforms import BooleanField, Form, FormField, HiddenField, RadioField, SelectChoice
@@ -27,6 +28,14 @@ from .scorer import CONTRACT_LABELS
 
 CARDS = tuple(f"{rank}{suit[0].upper()}" for suit in SUITS for rank in RANKS)
 """Card codes for the points counter: rank then suit initial ("JH" is the jack of hearts)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """What an extra of the deal holds, in words for its summary, and whether it shows open."""
+
+    shown: list[str]
+    open: bool
 
 
 class TeamForm(Form):
@@ -88,6 +97,33 @@ class BeloteRoundForm(RoundForm):
     def trumps(self) -> list[str]:
         """Return the trump choices this match offers (all trump is for coinche)."""
         return [*SUITS, NO_TRUMP] + ([ALL_TRUMP] if self.coinche_match else [])
+
+    def extras_held(self) -> dict[str, Held]:
+        """Say what each extra holds: one opens when it holds something, was refused, or the
+        contract needs it (a capot or a générale is told in the capot's section)."""
+        sides = self.sides()
+        belotes = [f"{team} ×{e.belotes.data}" for team, e in sides if e.belotes.data]
+        announced = [f"{team} +{e.announcements.data}" for team, e in sides if e.announcements.data]
+        doubled = [
+            str(choice.label)
+            for choice in self.coinche.choices
+            if choice.value == self.coinche.data and choice.value != "none"
+        ]
+        belote = [self.belote.data] if self.belote.data else belotes
+        capot = [self.capot.data] if self.capot.data else []
+        wanted = self.coinche_match and self.contract.data in ("capot", "generale")
+        errors = {name for name, field in self._fields.items() if field.errors}
+        team_errors = {
+            key for _team, e in sides for key, field in e.form._fields.items() if field.errors
+        }
+        return {
+            "belote": Held(
+                belote, bool(belote) or bool({"belote"} & errors | {"belotes"} & team_errors)
+            ),
+            "announcements": Held(announced, bool(announced) or "announcements" in team_errors),
+            "coinche": Held(doubled, bool(doubled) or "coinche" in errors),
+            "capot": Held(capot, bool(capot) or wanted or bool({"capot", "taker_alone"} & errors)),
+        }
 
     def announcement_values(self, trump: str | None = None) -> dict[Any, int]:
         """Return the quick announcement buttons for a trump (the one chosen if none is given)."""

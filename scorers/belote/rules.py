@@ -353,12 +353,17 @@ def read_contract(options: Mapping[str, Any], data: Mapping[str, Any]) -> dict[s
             ),
         )
     elif str(contract) not in CONTRACT_VALUES or isinstance(contract, bool):
-        problems.add("contract", _("The contract is 80 to 160 by tens, capot or generale."))
+        problems.add(
+            "contract",
+            _("Choose the contract: 80 to 160 by tens, {capot} or {generale}.").format(
+                capot=contract_name("capot"), generale=contract_name("generale")
+            ),
+        )
     elif not isinstance(contract, str):
         contract = int(contract)
     level = data.get("coinche", "none")
     if not isinstance(level, str) or level not in MULTIPLIERS:
-        problems.add("coinche", _("Coinche is none, coinche or surcoinche."))
+        problems.add("coinche", _("Choose the doubling: none, coinche or surcoinche."))
     alone = data.get("taker_alone", False)
     if not isinstance(alone, bool):
         problems.add(

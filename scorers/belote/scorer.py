@@ -83,13 +83,13 @@ class Belote(Scorer):
         choice_option(
             "variant",
             lazy("Variant"),
-            {"classic": lazy("classic"), "coinche": lazy("coinche")},
+            {"classic": lazy("Classic belote"), "coinche": lazy("Coinche, with contracts")},
             lazy("Classic belote, or coinche with contracts, coinche and surcoinche."),
         ),
         choice_option(
             "rules",
             lazy("Rules"),
-            {"maison": lazy("maison"), "official": lazy("official")},
+            {"maison": lazy("House rules"), "official": lazy("Official rules")},
             lazy("House rules, or the federation's official rules."),
         ),
         target_option(
@@ -101,7 +101,7 @@ class Belote(Scorer):
         choice_option(
             "litige",
             lazy("Litige"),
-            {"reserve": lazy("reserve"), "fall": lazy("fall")},
+            {"reserve": lazy("A tie waits in reserve"), "fall": lazy("A tie counts as a fall")},
             lazy("A tie puts the takers' points in reserve, or counts as a fall."),
         ),
         Option(
@@ -125,6 +125,18 @@ class Belote(Scorer):
         if key["variant"] == "coinche":
             return _("Coinche, to {target}").format(target=key["target"])
         return _("Belote classic, to {target}").format(target=key["target"])
+
+    def progress(self, table: Table, replay: Replay) -> str:
+        """Head the score bar with the deal, and the points a litige holds for the next one."""
+        deal = super().progress(table, replay)
+        reserve = replay.state.get("reserve") or 0
+        if not reserve:
+            return deal
+        return _("{deal} · {points} in reserve").format(deal=deal, points=reserve)
+
+    def title(self, options: Mapping[str, Any]) -> str:
+        """A coinche table plays Coinche, not Belote."""
+        return _("Coinche") if options.get("variant") == "coinche" else self.name
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Refuse rounding that coinche's own rules decide otherwise."""

@@ -247,7 +247,10 @@ class Porrazo(Scorer):
         choice_option(
             "card_count",
             lazy("Card count"),
-            {"difference": lazy("difference"), "over_half": lazy("over half")},
+            {
+                "difference": lazy("The difference with the next"),
+                "over_half": lazy("Cards over 26"),
+            },
             lazy(
                 "The most cards score the difference with the next; or, two sides, those over 26."
             ),

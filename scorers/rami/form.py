@@ -33,13 +33,14 @@ def melded_choice(melded: bool | None) -> str | None:
 
 class HandForm(Form):
     """One player's hand: the cards tapped (kept as "A JK 5"), or a typed value, and whether
-    they had melded: asked every time, since an unanswered "no" would cost the bonus unseen."""
+    they had melded: asked every round, never carried from the one before, since an answer
+    nobody gave would cost the bonus unseen."""
 
     cards = HiddenField(default="")
     points = Number(lazy("Value"), validators=[Optional()])
     melded = RadioField(
         lazy("Had melded"),
-        choices=[SelectChoice("y", lazy("Had melded")), SelectChoice("n", lazy("Had not melded"))],
+        choices=[SelectChoice("y", lazy("Yes")), SelectChoice("n", lazy("No"))],
         validate_choice=False,
     )
 
@@ -66,12 +67,6 @@ class RamiRoundForm(RoundForm):
         """Offer the players as who went out, and a hand for each."""
         self.winner.choices = list(table.players)
         self.hands.fit(len(table.players))
-
-    @classmethod
-    def fresh_data(cls, table: Table, state: dict) -> dict[str, Any]:
-        """Start a round with each player's melded answer of the round before, shown ticked."""
-        melded = state.get("melded") or {}
-        return {"hands": [{"melded": melded_choice(melded.get(name))} for name in table.players]}
 
     @classmethod
     def data_from(cls, table: Table, entered: dict) -> dict[str, Any]:
