@@ -118,35 +118,40 @@ def list_ratings(db: Database, player_key: str) -> list[dict[str, Any]]:
 
 
 def rank_boards(db: Database, game: str) -> list[dict[str, Any]]:
-    """A game's boards, each with its ranked players best first (RANKED_AFTER matches at least)."""
+    """A game's boards, each with its ranked players best first (RANKED_AFTER matches at least)
+    and, apart, the provisional ones: rated already, with too few matches to be ranked."""
     shown = [
         (variant, board)
         for (board_game, variant), board in sorted(read_boards(db).items())
         if board_game == game
     ]
-    ranked = {
-        variant: sorted(
-            ((key, r) for key, r in board.ratings.items() if r.matches >= RANKED_AFTER),
-            key=lambda item: -item[1].rating,
-        )
-        for variant, board in shown
-    }
-    # One read names the ranked players of every board, instead of one read a board.
-    names = storage.player_names(db, {key for players in ranked.values() for key, _r in players})
+
+    def best_first(board: Board, ranked: bool) -> list[tuple[str, Any]]:
+        chosen = [
+            (key, r) for key, r in board.ratings.items() if (r.matches >= RANKED_AFTER) == ranked
+        ]
+        return sorted(chosen, key=lambda item: -item[1].rating)
+
+    ranked = {variant: best_first(board, True) for variant, board in shown}
+    provisional = {variant: best_first(board, False) for variant, board in shown}
+    # One read names the players of every board, instead of one read a board.
+    keys = {key for players in (*ranked.values(), *provisional.values()) for key, _r in players}
+    names = storage.player_names(db, keys)
+
+    def listed(players: list[tuple[str, Any]], ranks: bool) -> list[dict[str, Any]]:
+        rows = [
+            {"player": names.get(key, key), "rating": round(r.rating), "matches": r.matches}
+            for key, r in players
+        ]
+        return [{"rank": n} | row for n, row in enumerate(rows, 1)] if ranks else rows
+
     return [
         {
             "variant": name_variant(game, variant),
             "variant_key": orjson.loads(variant),
-            "players": [
-                {
-                    "rank": rank,
-                    "player": names.get(key, key),
-                    "rating": round(r.rating),
-                    "matches": r.matches,
-                }
-                for rank, (key, r) in enumerate(ranked[variant], 1)
-            ],
-            "unranked": sum(r.matches < RANKED_AFTER for r in board.ratings.values()),
+            "players": listed(ranked[variant], True),
+            "unranked": len(provisional[variant]),
+            "provisional": listed(provisional[variant], False),
         }
         for variant, board in shown
     ]

@@ -345,6 +345,11 @@ class Scorer(Presentation, EventHooks, ABC):
         new round, from what the replay carries."""
         return self.score(table, [*rounds, entered])
 
+    def cell_mark(self, entered: Mapping[str, Any], player: str) -> str:
+        """Say, in a word under a player's score on the sheet, what they did in the round
+        ("out"); nothing for most games."""
+        return ""
+
     @abstractmethod
     def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
         """Say a round as the table told it, in the reader's words and the game's (the Why?

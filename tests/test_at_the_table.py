@@ -414,3 +414,17 @@ def test_the_offline_page_says_when_a_form_was_not_sent(client: FlaskClient):
     page = parse(client.get("/offline"))
     unsent = page.find("p", cls="unsent")
     assert "nothing was changed" in unsent.text()
+
+
+def test_the_live_view_says_the_round_the_dealer_the_target_and_what_is_left(
+    client: FlaskClient, stranger: FlaskClient, new_match
+) -> None:
+    match = new_match(target=100)
+    client.post(f"/api/matches/{match['id']}/rounds", json=api_round("Ana", Bo=30, Cy=12))
+    sheet = live_sheet(parse(stranger.get(f"/matches/{match['id']}/live")))
+    assert sheet.find("p", "live-round").text() == "Round 2 · Bo deals · Target 100"
+    left = [
+        li.find("small", "bar-to-go").text()
+        for li in sheet.find("ul", "live-totals").find_all("li")
+    ]
+    assert left == ["100 to go", "70 to go", "88 to go"]

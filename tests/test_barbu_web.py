@@ -6,6 +6,7 @@ otherwise; then Bo, Cy and Di declare seven each. Hand D1 is RULES.md's worked e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -897,11 +898,12 @@ def test_hand_form_records_d1_and_the_sheet_shows_it(client: FlaskClient, barbu:
     assert shown["block"] == "Ana declares"
     assert shown["contract"] == "No hearts"
     assert shown["scores"] == D1_NET
-    assert shown["raw"] == {"Ana": "raw -4", "Bo": "raw -14", "Cy": "raw 0", "Di": "raw -12"}
+    assert shown["raw"] == {"Ana": "raw −4", "Bo": "raw −14", "Cy": "raw 0", "Di": "raw −12"}
     assert shown["totals"] == D1_NET
     assert shown["circled"] == ["Bo", "Cy", "Di"]
     assert shown["declarer"] == ["Ana"]
-    assert shown["why"] == played["explanation"]
+    # The page writes each minus as one: "−2", where the API's sentence has "-2".
+    assert shown["why"] == [re.sub(r"(?<![\w)])-(?=\d)", "−", s) for s in played["explanation"]]
     assert sheet["totals"] == D1_NET
     circled = doc.find("table", "barbu-sheet").find_all("span", "circled")
     assert [span.attrs["title"] for span in circled] == [

@@ -13,7 +13,9 @@ from playwright.sync_api import Browser
 from werkzeug.serving import make_server
 
 from app import create_app
+from tests.api_helpers import draw_round, start_event
 from tests.test_browser import browser  # noqa: F401 - the shared Chromium
+from web.language import LANGUAGES
 
 pytestmark = pytest.mark.browser
 
@@ -107,6 +109,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             {"player": "Ana", "event": "ronda", "rank": "5"},
         ),
     ]
+    event, organiser = start_event(client)
+    draw_round(client, event["id"], organiser)
     tokens = {str(match["id"]): match["scorer_token"] for match in made}
     cookie = app.session_interface.get_signing_serializer(app).dumps({"scorer_tokens": tokens})
     pages = ["/", "/history", "/players", "/players/ana", "/join", "/offline", "/patterns"]
@@ -120,7 +124,15 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield {"base": f"http://127.0.0.1:{httpd.server_port}", "pages": pages, "cookie": cookie}
+    wide = ["/players", "/players/ana", "/ratings?game=rami", "/history", "/events"]
+    wide += [f"/events/{event['id']}", f"/events/{event['id']}/standings"]
+    wide += [f"/matches/{match['id']}/sheet" for match in made]
+    yield {
+        "base": f"http://127.0.0.1:{httpd.server_port}",
+        "pages": pages,
+        "wide": wide,
+        "cookie": cookie,
+    }
     httpd.shutdown()
     thread.join()
 
@@ -154,3 +166,26 @@ def test_every_page_fits_the_phone(
     context.close()
     assert not problems, "\n".join(problems)
     assert not errors, "\n".join(errors)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_wide_pages_fit_360_pixels_in_every_language(
+    browser: Browser,  # noqa: F811
+    table: dict[str, Any],
+    language: str,
+) -> None:
+    """Tables of standings, players and sheets never scroll sideways, whatever the language
+    makes of their headings (French's were 402 px wide)."""
+    context = browser.new_context(**PHONE, locale=language)
+    context.add_cookies([{"name": "session", "value": table["cookie"], "url": table["base"]}])
+    context.set_extra_http_headers({"Accept-Language": language})
+    page = context.new_page()
+    wide = {}
+    for path in table["wide"]:
+        page.goto(table["base"] + path)
+        assert page.evaluate("document.documentElement.lang") == language
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["viewport"]["width"]:
+            wide[path] = width
+    context.close()
+    assert not wide, f"{language}: pages wider than the phone: {wide}"

@@ -86,18 +86,48 @@ def test_every_helper_opened_fits_the_phone(table: Table, body, opener, scheme, 
     close(page)
 
 
+SIGN_AND_DIGIT = """bdi => { const text = bdi.firstChild, range = document.createRange();
+  return [0, 1].map(i => { range.setStart(text, i); range.setEnd(text, i + 1);
+    return range.getBoundingClientRect().x; }); }"""
+"""Where a signed number's sign and first digit are drawn, from the left of the screen."""
+
+
 def test_persian_sentences_isolate_names_and_numbers(table: Table):
+    """With Persian names, every name and every signed number is set apart on its own, not
+    the list as a whole: "آنا 4 × −2; بهرام 3 × −2" keeps each item whole, in order, with a
+    real minus."""
+    players = ["آنا", "بهرام", "سارا", "داریوش"]
     match_id = table.start(
-        {"game": "barbu", "players": ["Ana", "Bo", "Cy", "Di"]},
-        {"contract": "no_tricks", "taken": {"Ana": 4, "Bo": 3, "Cy": 3, "Di": 3}},
+        {"game": "barbu", "players": players},
+        {"contract": "no_tricks", "taken": dict(zip(players, [4, 3, 3, 3], strict=True))},
     )
     page = table.phone("light", "fa")
     page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
-    steps = page.locator("ol.steps li").all_text_contents()
-    assert steps and all(ISOLATES[0] in step and ISOLATES[1] in step for step in steps)
-    # Every name and number stays whole, in its own order; the sum has a real minus sign.
-    assert "\u2068Ana 4 × -2; Bo 3 × -2; Cy 3 × -2; Di 3 × -2\u2069" in steps[0]
-    assert "\u2068\u221226\u2069" in steps[1]
+    steps = page.locator("ol.steps li")
+    texts = steps.all_text_contents()
+    assert texts and all(ISOLATES[0] in step and ISOLATES[1] in step for step in texts)
+    listed = "\u2068آنا 4 × −2; بهرام 3 × −2; سارا 3 × −2; داریوش 3 × −2\u2069"
+    assert listed in texts[0]
+    apart = steps.first.locator("bdi").all_text_contents()
+    assert apart[-12:] == [
+        "آنا",
+        "4",
+        "−2",
+        "بهرام",
+        "3",
+        "−2",
+        "سارا",
+        "3",
+        "−2",
+        "داریوش",
+        "3",
+        "−2",
+    ]
+    assert "\u2068\u221226\u2069" in texts[1]
+    # Right to left, each number still reads left to right: its minus sits left of its digits.
+    signed = steps.first.locator("bdi[dir='ltr']", has_text="−2").first
+    minus, digit = signed.evaluate(SIGN_AND_DIGIT)
+    assert minus < digit
     close(page)
 
 

@@ -216,8 +216,8 @@ def test_why_page_walks_through_a_rami_round(client: FlaskClient) -> None:
     ]
     assert table_rows(totals) == [
         ["Ana", "0", "0", "0"],
-        ["Bo", "0", "36", "36"],
-        ["Cy", "0", "72", "72"],
+        ["Bo", "0", "+36", "36"],
+        ["Cy", "0", "+72", "72"],
     ]
     back = [a for a in doc.find_all("a") if a.text() == "Back to the score sheet"]
     assert [a.attrs["href"] for a in back] == [f"/matches/{match_id}#round-1"]
@@ -235,9 +235,9 @@ def test_why_page_starts_from_the_totals_before_the_round(client: FlaskClient) -
         "Ana and Cy reached the target of 200: the match is over and Bo wins with 36.",
     ]
     assert table_rows(section(doc, "totals-title").find("table")) == [
-        ["Ana", "0", "200", "200"],
+        ["Ana", "0", "+200", "200"],
         ["Bo", "36", "0", "36"],
-        ["Cy", "72", "200", "272"],
+        ["Cy", "72", "+200", "272"],
     ]
 
 
@@ -275,7 +275,7 @@ def test_why_page_walks_through_a_coinche_deal(client: FlaskClient) -> None:
         "Made, coinche (×2): Nous scores (160 + 100 + 0 + 0) × 2 = 520.",
         "Eux keeps its belote (0).",
     ]
-    assert table_rows(first.find("table")) == [["Nous", "0", "520", "520"], ["Eux", "0", "0", "0"]]
+    assert table_rows(first.find("table")) == [["Nous", "0", "+520", "520"], ["Eux", "0", "0", "0"]]
     second = page(client, f"/matches/{match_id}/rounds/2/why")
     assert said(second) == "Bo took 80 at ♠; card points Nous 81, Eux 71, last trick Eux"
     assert [li.text() for li in second.find("ol", "steps").find_all("li")] == [
@@ -288,7 +288,7 @@ def test_why_page_walks_through_a_coinche_deal(client: FlaskClient) -> None:
     ]
     assert [th.text() for th in second.find("thead").find_all("th")][2] == "This deal"
     assert table_rows(second.find("table")) == [
-        ["Nous", "520", "80", "600"],
+        ["Nous", "520", "+80", "600"],
         ["Eux", "0", "0", "0"],
     ]
 
@@ -324,9 +324,9 @@ def test_why_page_lists_the_history_of_a_corrected_round(client: FlaskClient) ->
     assert history[0].find("del") is None
     assert history[1].find("del").text() == RAMI_OUT_SAID
     assert table_rows(doc.find("table")) == [
-        ["Ana", "0", "12", "12"],
+        ["Ana", "0", "+12", "12"],
         ["Bo", "0", "0", "0"],
-        ["Cy", "0", "72", "72"],
+        ["Cy", "0", "+72", "72"],
     ]
     # Round 2 was never corrected: no history section.
     second = page(client, f"/matches/{match_id}/rounds/2/why")

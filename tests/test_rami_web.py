@@ -201,3 +201,15 @@ def test_posting_to_a_match_stored_before_the_first_dealer_option(
     forget_first_dealer(app, match_id)
     assert post_round(client, match_id, typed(Bo=("12", "y"), Cy=("7", "y"))).status_code == 302
     assert api_match(client, match_id)["state"]["dealer"] == "Bo"
+
+
+def test_the_sheet_marks_who_went_out_and_a_rami_sec_on_the_row(client: FlaskClient) -> None:
+    match_id = start(client)["id"]
+    post_round(client, match_id, typed(Bo=("12", "n"), Cy=("7", "y")))
+    send(client, "POST", rounds_url(match_id), {"outcome": "rami_sec", "winner": "Cy", "hands": {}})
+    sheet = parse(client.get(f"/matches/{match_id}/sheet")).find("table", "sheet")
+    marks = [
+        [cell.find("span", "mark").text() if cell.find("span", "mark") else "" for cell in row]
+        for row in (sheet.find("tbody", id=f"round-{n}").find("tr").find_all("td") for n in (1, 2))
+    ]
+    assert marks == [["out", "", ""], ["", "", "rami sec"]]

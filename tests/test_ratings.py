@@ -464,3 +464,21 @@ def test_ratings_kept_and_moved_on_are_the_ratings_rated_from_scratch(steps):
                 scratch = rate(ratings.read_finished(read(db)))
                 assert as_values(ratings.read_boards(db)) == as_values(scratch)
     assert made[:1] == [None] and None not in made[1:]
+
+
+def test_players_with_few_matches_show_as_provisional_instead_of_an_empty_page(
+    client: FlaskClient,
+):
+    """Before anyone has five finished matches the page lists everyone rated, marked
+    provisional, best first; the JSON gives the same list, without ranks."""
+    rami_match(client, "Ana", "Bo")
+    [board] = client.get("/api/ratings?game=rami").json["boards"]
+    assert board["players"] == []
+    assert board["provisional"] == [
+        {"player": "Ana", "rating": 1516, "matches": 1},
+        {"player": "Bo", "rating": 1484, "matches": 1},
+    ]
+    page = parse(client.get("/ratings?game=rami"))
+    rows = page.find("table", "provisional").find("tbody").find_all("tr")
+    assert [row.find("th").text() for row in rows] == ["Ana", "Bo"]
+    assert "(provisional)" in rows[0].text()

@@ -46,7 +46,7 @@ def leaderboard_json() -> ResponseReturnValue:
         game=scorer.id,
         ranked_after=RANKED_AFTER,
         boards=[
-            pick(board, "variant", "variant_key", "players", "unranked")
+            pick(board, "variant", "variant_key", "players", "unranked", "provisional")
             for board in ratings.rank_boards(get_db(), scorer.id)
         ],
     )
@@ -71,6 +71,11 @@ BOARDS = obj(
                     "variant_key": {"type": "object"},
                     "players": array(PLAYER_RATING),
                     "unranked": {"type": "integer"},
+                    "provisional": array(
+                        PLAYER_RATING,
+                        description="The players rated with fewer than ranked_after finished "
+                        "matches, best first, without a rank.",
+                    ),
                 }
             )
         ),

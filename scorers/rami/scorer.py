@@ -152,6 +152,12 @@ class Rami(Scorer):
         """Check who went out, how, and every hand that counts."""
         return read_round(table, data)
 
+    def cell_mark(self, entered: Mapping[str, Any], player: str) -> str:
+        """Mark who went out, and a rami sec, on the sheet's row, as the pad does."""
+        if entered.get("winner") != player:
+            return ""
+        return _("rami sec") if entered.get("outcome") == RAMI_SEC else _("out")
+
     def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
         """Say a round as the table told it: how it ended, then each hand left."""
         ending = ENDINGS[entered["outcome"]].format(player=entered.get("winner"))
