@@ -251,6 +251,14 @@ class Presentation:
         """Name the round being entered, as the score bar heads it: "Deal 5"."""
         return _("{round} {n}").format(round=self.round_name, n=len(replay.rounds) + 1)
 
+    def dealers_ahead(self, table: Table, replay: Replay, count: int = 12) -> list[str]:
+        """Say who deals each of the next `count` rounds, for a phone that records them while
+        the server is out of reach; none where the deal does not move a seat a round."""
+        if "dealer" not in replay.state:
+            return []
+        played = len(replay.rounds)
+        return [table.dealer(played + ahead, self.deal_step) for ahead in range(count)]
+
     def standings(self, table: Table, replay: Replay) -> list[Standing]:
         """Say, for the score bar, each side's total, whether it leads and how far it is from
         the end; nobody leads while every total is the same."""

@@ -52,6 +52,12 @@ if (SERVICE_WORKER && "serviceWorker" in navigator) {
       // Refused (a private window, a blocked storage): the pages work as they always did.
     });
   });
+  // A page opened before the worker took charge asks to be kept as last seen, like the others.
+  const keepThisPage = () => {
+    const worker = navigator.serviceWorker.controller;
+    if (worker && !document.documentElement.dataset.offlineCopy) worker.postMessage({ keep: location.pathname });
+  };
+  navigator.serviceWorker.addEventListener("controllerchange", keepThisPage);
 }
 
 // A match page keeps the phone's screen on: one that dims mid-deal makes the table wait. The
@@ -201,7 +207,10 @@ document.addEventListener("DOMContentLoaded", () => {
   const keep = () => keepDraft(form);
   form.addEventListener("input", keep);
   form.addEventListener("change", keep);
-  form.addEventListener("click", () => window.setTimeout(keep, 0));
+  // A tap on Record sends the round: keeping its draft after it left would bring it back.
+  form.addEventListener("click", (event) => {
+    if (!event.target.closest("button[name='record']")) window.setTimeout(keep, 0);
+  });
   form.addEventListener("submit", (event) => {
     const button = event.submitter;
     // A card tap sent without JavaScript is not a round: the draft stays.
@@ -392,7 +401,26 @@ async function showOutbox() {
       const say = form.closest("[data-say-record]").dataset.sayRecord.replace("{n}", next);
       form.querySelectorAll("button[name='record']").forEach((button) => { button.textContent = say; });
     }
+    moveBarOn(next, next - Number(expected.dataset.server));
   }
+}
+
+// The score bar names the round the form is for and its dealer: with rounds waiting on the
+// phone, the next one after them (a game whose deal does not move a seat a round says no
+// dealer until they are in).
+function moveBarOn(next, waiting) {
+  const bar = document.querySelector(".score-bar[data-say-round]");
+  const progress = bar && bar.querySelector(".bar-progress");
+  if (!progress) return;
+  progress.dataset.server = progress.dataset.server || progress.textContent;
+  progress.textContent = waiting ? bar.dataset.sayRound.replace("{n}", next) : progress.dataset.server;
+  const dealer = bar.querySelector(".bar-dealer");
+  if (!dealer) return;
+  const name = dealer.querySelector("bdi");
+  name.dataset.server = name.dataset.server || name.textContent;
+  const ahead = JSON.parse(bar.dataset.dealers)[waiting];
+  name.textContent = waiting ? ahead || "" : name.dataset.server;
+  dealer.hidden = Boolean(waiting) && !ahead;
 }
 
 document.addEventListener("click", async (event) => {

@@ -39,19 +39,37 @@ async function page(event) {
   const url = new URL(event.request.url);
   try {
     const response = reached((await event.preloadResponse) || (await fetch(event.request)));
-    if (response.ok && KEPT_PAGES.test(url.pathname)) {
-      // Kept with the time it was seen, which the page shows offline.
-      const headers = new Headers(response.headers);
-      headers.set("X-Seen-At", new Date().toISOString());
-      const seen = new Response(await response.clone().blob(), { status: response.status, headers });
-      const pages = await caches.open(PAGES);
-      await pages.put(url.pathname, seen);
-    }
+    await keep(url.pathname, response);
     return response;
   } catch {
     return (await lastSeen(url.pathname)) || (await offline());
   }
 }
+
+// Kept with the time it was seen, which the page shows offline.
+async function keep(path, response) {
+  if (!response.ok || !KEPT_PAGES.test(path)) return;
+  const headers = new Headers(response.headers);
+  headers.set("X-Seen-At", new Date().toISOString());
+  const seen = new Response(await response.clone().blob(), { status: response.status, headers });
+  const pages = await caches.open(PAGES);
+  await pages.put(path, seen);
+}
+
+// The first page a phone opens was loaded before this worker ran: the page asks for itself to
+// be kept, so that a round recorded offline from it comes back to it, not to "No connection".
+self.addEventListener("message", (event) => {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string" || !KEPT_PAGES.test(path)) return;
+  event.waitUntil((async () => {
+    if (await caches.match(path, { cacheName: PAGES })) return;
+    try {
+      await keep(path, reached(await fetch(path, { credentials: "same-origin" })));
+    } catch {
+      // Out of reach already: nothing to keep.
+    }
+  })());
+});
 
 async function marked(response, mark) {
   const text = (await response.text()).replace("<html", `<html ${mark}`);

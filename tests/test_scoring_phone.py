@@ -98,6 +98,21 @@ def test_the_undo_goes_once_the_next_round_is_recorded(client):
     assert page(client, first).find("form", "notice") is None
 
 
+def test_the_match_opened_again_still_offers_to_undo_its_latest_round(client, stranger):
+    """From the history or a bookmark, the scoring phone can still undo the latest round,
+    until the next one; a watching phone never can."""
+    match_id = duel(client)
+    assert page(client, f"/matches/{match_id}").find("form", "notice") is None
+    record(client, match_id, ANA_OUT)
+    record(client, match_id, BO_OUT)
+    second = api_match(client, match_id)["rounds"][1]
+    notice = page(client, f"/matches/{match_id}").find("form", "notice")
+    assert notice.find("span").text() == "Round 2 recorded."
+    assert notice.attrs["action"] == f"/matches/{match_id}/rounds/2/remove"
+    assert hidden(page(client, f"/matches/{match_id}"), "round_id", notice) == str(second["id"])
+    assert page(stranger, f"/matches/{match_id}").find("form", "notice") is None
+
+
 def test_undo_takes_the_round_back_into_the_form(client):
     match_id = duel(client)
     record(client, match_id, ANA_OUT)

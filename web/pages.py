@@ -261,13 +261,15 @@ def show_match(
 def match(match_id: int) -> ResponseReturnValue:
     """Show the score bar, the form for the next round and the latest rounds.
 
-    After a round is recorded the page says so with a way to undo it (`?recorded=<round id>`,
-    while it is still the latest round); after an undo, the form holds the round taken back
+    The latest round is offered to undo, until the next one is recorded: just after it is
+    recorded (`?recorded=<round id>`) and whenever the match is opened again, from the
+    history or a bookmark. After an undo, the form holds the round taken back
     (`?undone=<round id>`) so a slip is fixed without typing it all again.
     """
     match = matches.load(get_db(), match_id)
-    recorded = latest(match, request.args.get("recorded"))
     undone = taken_back(match, request.args.get("undone"))
+    # Just after an undo, the page offers to restore what was taken back instead.
+    recorded = None if undone else latest(match, request.args.get("recorded"))
     form = round_form_of(match.scorer)(
         match.table, entered=undone.input if undone else None, state=match.replay.state
     )
@@ -275,9 +277,10 @@ def match(match_id: int) -> ResponseReturnValue:
 
 
 def latest(match: matches.Match, round_id: str | None) -> matches.Round | None:
-    """Return the match's latest round if it is the one named: the one an Undo may take back."""
+    """Return the match's latest round, the one an Undo may take back, unless another round
+    is named: a page asked for after a round that is no longer the latest offers none."""
     last = match.rounds[-1] if match.rounds else None
-    return last if last is not None and str(last.id) == round_id else None
+    return last if last is not None and round_id in (None, str(last.id)) else None
 
 
 def taken_back(match: matches.Match, round_id: str | None) -> matches.Round | None:

@@ -189,6 +189,10 @@ class Barbu(Scorer):
         """Name a contract as the sheet shows it."""
         return str(CONTRACTS[contract])
 
+    def dealers_ahead(self, table: Table, replay: Replay, count: int = 12) -> list[str]:
+        """The declarer changes every seven hands, by the rules of the block: not a seat a round."""
+        return []
+
     def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
         """Say a hand as the table told it: the contract, who took what, and the doubles."""
         contract = CONTRACTS[entered["contract"]]

@@ -385,6 +385,10 @@ class Porrazo(Scorer):
         said = f"{EVENT_NAMES[event['event']]} {event.get('rank', '')}".strip()
         return f"{event['player']} · {said}" if event.get("player") else said
 
+    def dealers_ahead(self, table: Table, replay: Replay, count: int = 12) -> list[str]:
+        """The deal moves with the hands, not with each peg."""
+        return []
+
     def describe(self, table: Table, entered: Mapping[str, Any]) -> str:
         """Say a peg as the table told it: "Ronda of 5 by Ana", "Card count: Ana 20, Bo 32"."""
         kind, who = entered["event"], entered.get("player")
