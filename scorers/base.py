@@ -353,6 +353,11 @@ class Scorer(Presentation, EventHooks, ABC):
         new round, from what the replay carries."""
         return self.score(table, [*rounds, entered])
 
+    def outcome_of(self, result: RoundResult) -> str:
+        """Say in a word how a round went, as the sheet writes it beside the round (a deal made
+        or fallen); nothing for most games."""
+        return ""
+
     def cell_mark(self, entered: Mapping[str, Any], player: str) -> str:
         """Say, in a word under a player's score on the sheet, what they did in the round
         ("out"); nothing for most games."""

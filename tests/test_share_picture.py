@@ -48,6 +48,17 @@ def test_a_finished_match_is_an_svg_with_its_players_date_and_place(client: Flas
     assert said.count("+110") == 2
 
 
+def test_the_picture_shows_each_deals_result_and_the_running_totals_as_the_sheet_does(
+    client: FlaskClient,
+):
+    match_id = finished_belote(client)
+    said = [t.text for t in texts(client.get(f"/matches/{match_id}/picture.svg").data)]
+    assert said.count("made") == 2
+    # Under deal 1, the totals after it; under deal 2 (and at the foot), the final ones.
+    assert said.count("110") == 1 and said.count("52") == 1
+    assert said.count("220") == 2 and said.count("104") == 2
+
+
 def test_the_png_is_a_real_image_twice_as_wide(client: FlaskClient):
     match_id = finished_belote(client)
     response = client.get(f"/matches/{match_id}/picture.png")

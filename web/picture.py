@@ -133,7 +133,8 @@ def of_match(match: Match, rtl: bool) -> Picture:
 
 
 def sheet(picture: Picture, match: Match, sides: list[str]) -> None:
-    """The paper sheet: a column per side, a line per round with its score, the totals under."""
+    """The paper sheet: a column per side, a line per round with its score and, under it, how it
+    went and the running totals; the final totals at the foot."""
     xs = columns(len(sides))
     results = match.replay.rounds
     shown = results[-SHOWN_ROUNDS:]
@@ -143,6 +144,13 @@ def sheet(picture: Picture, match: Match, sides: list[str]) -> None:
         scores = [figure(result.scores[side], sign=True) for side in sides]
         picture.line(
             Text(MARGIN, 0, str(n), 11, colour=MUTED), *across(xs, scores, 12, number=True)
+        )
+        # Under each round, as on the sheet: how it went (made, fall…) and the running totals.
+        totals = [figure(result.totals[side]) for side in sides]
+        said = match.scorer.outcome_of(result)
+        picture.line(
+            *([Text(MARGIN, 0, said, 9, colour=MUTED)] if said else []),
+            *across(xs, totals, 10, colour=MUTED, number=True),
         )
     picture.rule()
     totals = [figure(match.replay.totals[side]) for side in sides]

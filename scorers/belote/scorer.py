@@ -243,6 +243,10 @@ class Belote(Scorer):
         """Say a deal's result as the sheet writes it beside the deal: made, fall, litige…"""
         return str(RESULT_WORDS[result])
 
+    def outcome_of(self, result: RoundResult) -> str:
+        """A deal goes as its result word says: made, fall, litige, capot."""
+        return self.result_word(result.extra["result"])
+
     def summary(self, deal: Mapping[str, Any]) -> str:
         """Say who took what in a few words: "South · 100 ♥ · coinche"."""
         parts = [deal["taker"], str(TRUMP_LABELS[deal["trump"]])]
