@@ -38,12 +38,24 @@ const reached = self.TablescoreOutbox.reached;
 async function page(event) {
   const url = new URL(event.request.url);
   try {
-    const response = reached((await event.preloadResponse) || (await fetch(event.request)));
+    const response = reached(await fromServer(event));
     await keep(url.pathname, response);
     return response;
   } catch {
     return (await lastSeen(url.pathname)) || (await offline());
   }
+}
+
+// The page as the server sends it. A preload the browser gave up on (a second tap, Back while
+// it loaded) says nothing of the server: ask it again before calling the phone offline.
+async function fromServer(event) {
+  try {
+    const preloaded = await event.preloadResponse;
+    if (preloaded) return preloaded;
+  } catch {
+    // Fall through to the server itself.
+  }
+  return fetch(event.request);
 }
 
 // Kept with the time it was seen, which the page shows offline.
