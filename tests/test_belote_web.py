@@ -1373,3 +1373,20 @@ def test_official_rules_page_states_the_new_rules(client: FlaskClient) -> None:
     assert rules["Announcements"].startswith("Only one team's announcements count")
     assert "up to four belotes" in rules["Belotes at all trump"]
     assert "only through its belote has not won yet" in rules["A belote alone does not win"]
+
+
+@pytest.mark.parametrize("page", ["", "/sheet", "/live", "/rules", "/whatif", "/handoff"])
+def test_a_coinche_match_is_called_coinche_on_every_page(client: FlaskClient, page: str) -> None:
+    match_id = start(client, variant="coinche")["id"]
+    doc = parse(client.get(f"/matches/{match_id}{page}"))
+    assert "Coinche" in doc.find("h1").text()
+    assert "Belote" not in doc.find("h1").text()
+
+
+def test_a_refused_contract_is_told_in_the_tables_words(client: FlaskClient) -> None:
+    match_id = start(client, variant="coinche")["id"]
+    entered = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 100}, "last_trick": "Nous"}
+    response = send(client, "POST", rounds_url(match_id), entered | {"contract": 85})
+    assert response.status_code == 422
+    said = response.json["fields"]["contract"][0]
+    assert said == "Choose the contract: 80 to 160 by tens, capot or générale."
