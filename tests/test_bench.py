@@ -7,11 +7,11 @@ check of every query's plan is a check of the app.
 from __future__ import annotations
 
 import importlib.util
-import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 from pathlib import Path
+
+from tests.test_indexes import READS_IN, READS_PAST, circle_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,28 +37,15 @@ def test_the_circles_benchmark_builds_measures_and_reads_every_query_by_the_circ
 
 
 def test_the_circles_benchmark_catches_a_read_past_the_circle(tmp_path, monkeypatch):
-    """The plan check itself, on a schema of its own: a read by game alone, or of every player,
-    is reported; one through the circle's index, or by a match's id, is not."""
+    """The plan check itself, on the index checks' own schema and reads (tests/test_indexes.py):
+    a read past the circle is reported, one that stays in it is not."""
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     spec = importlib.util.spec_from_file_location("circles_bench", ROOT / "bench" / "circles.py")
     circles_bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(circles_bench)
     database = str(tmp_path / "plans.sqlite")
-    with closing(sqlite3.connect(database)) as conn:
-        conn.execute("create table matches (id integer primary key, circle_id, game)")
-        conn.execute("create index by_game on matches (game)")
-        conn.execute("create index by_circle on matches (circle_id, game)")
-        conn.execute("create table players (circle_id, key, name, primary key (circle_id, key))")
-    bad = [
-        "select id from matches indexed by by_game where game = 'x'",
-        "select * from players where name = 'Ana'",
-    ]
-    good = [
-        "select id from matches where circle_id = 2 and game = 'x'",
-        "select * from matches where id = 4",
-        "select * from players where circle_id = 1 and key = 'a'",
-    ]
-    _used, astray = circles_bench.read_steps(database, bad)
+    circle_schema(database)
+    _used, astray = circles_bench.read_steps(database, READS_PAST)
     assert len(astray) == 2, astray
-    used, astray = circles_bench.read_steps(database, good)
+    used, astray = circles_bench.read_steps(database, READS_IN)
     assert astray == [] and used["by_circle"] == 1

@@ -239,23 +239,35 @@ def test_every_door_of_a_circle_reads_through_indexes_that_start_with_it(
     assert not outside, "reads past the circle:\n" + "\n".join(outside)
 
 
-def test_a_read_past_the_circle_is_caught(tmp_path):
-    """The check itself: a read of matches by its game alone, or of players by name, is
-    reported; one through an index starting with the circle, or by a row's key, is not."""
-    database = str(tmp_path / "plans.sqlite")
+def circle_schema(database: str) -> None:
+    """A schema of its own for the checks of the checks: matches by game or by circle, players
+    keyed by their circle."""
     with closing(sqlite3.connect(database)) as conn:
         conn.execute("create table matches (id integer primary key, circle_id, game)")
         conn.execute("create index by_game on matches (game)")
         conn.execute("create index by_circle on matches (circle_id, game)")
         conn.execute("create table players (circle_id, key, name, primary key (circle_id, key))")
-    assert outside_the_circle(
-        database, ["select id from matches indexed by by_game where game = 'x'"]
-    )
-    assert outside_the_circle(database, ["select * from players where name = 'Ana'"])
-    assert not outside_the_circle(
-        database, ["select id from matches where circle_id = 2 and game = 'x'"]
-    )
-    assert not outside_the_circle(database, ["select * from matches where id = 4"])
-    assert not outside_the_circle(
-        database, ["select * from players where circle_id = 1 and key = 'a'"]
-    )
+
+
+READS_PAST = [
+    "select id from matches indexed by by_game where game = 'x'",
+    "select * from players where name = 'Ana'",
+]
+"""Reads that go past the circle: by game alone, and of players by name."""
+READS_IN = [
+    "select id from matches where circle_id = 2 and game = 'x'",
+    "select * from matches where id = 4",
+    "select * from players where circle_id = 1 and key = 'a'",
+]
+"""Reads that stay in it: through the circle's index, or by one row's key."""
+
+
+def test_a_read_past_the_circle_is_caught(tmp_path):
+    """The check itself: a read of matches by its game alone, or of players by name, is
+    reported; one through an index starting with the circle, or by a row's key, is not."""
+    database = str(tmp_path / "plans.sqlite")
+    circle_schema(database)
+    for sql in READS_PAST:
+        assert outside_the_circle(database, [sql]), sql
+    for sql in READS_IN:
+        assert not outside_the_circle(database, [sql]), sql
