@@ -555,11 +555,14 @@ async function sendTurn() {
   return { sent, changed };
 }
 
-// A page shown as last seen asks now and then whether the server is back, to show it fresh.
+// A page shown as last seen asks now and then whether the server is back, to show it fresh:
+// what waits is sent first, so the page shown fresh already counts it.
 async function serverBack() {
   try {
     const answer = await fetch(window.location.href, { method: "HEAD", cache: "no-store" });
-    if (answer.ok) reloadPage();
+    if (!answer.ok) return;
+    await sendOutbox();
+    reloadPage();
   } catch {
     // Still offline.
   }

@@ -121,7 +121,7 @@ def test_a_deal_recorded_from_the_first_match_page_with_the_server_gone_is_kept_
         page.wait_for_timeout(100)
     assert rounds_stored(server, match_id) == 1
     expect(page.locator("#offline-banner")).to_be_hidden(timeout=20000)
-    expect(page.locator(".bar-round")).to_have_text("Deal 2 · Di deals")
+    expect(page.locator(".bar-round")).to_have_text("Deal 2 · Di deals", timeout=20000)
     page.wait_for_timeout(500)
     assert rounds_stored(server, match_id) == 1
     context.close()
