@@ -432,12 +432,33 @@ class Scorer(Presentation, EventHooks, ABC):
         return
 
     def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the options that change what a match's scores mean: a player's statistics
-        keep each variant apart. A game played one way has none."""
+        """Return what keeps a match's statistics and ratings apart: the game's own variant,
+        and a fixed length (an event's 12 deals) apart from a race to a target."""
+        deals = options.get("match_deals")
+        if deals is None:
+            return self.kept_apart(options)
+        # No target ends a match of fixed length: its deals say what its totals mean.
+        own = dict(self.kept_apart(options))
+        own.pop("target", None)
+        return own | {"deals": deals}
+
+    def kept_apart(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the options that change what a match's scores mean in this game. A game
+        played one way has none."""
         return {}
 
     def variant(self, key: Mapping[str, Any]) -> str:
         """Name a variant from its key, in the reader's language."""
+        deals = key.get("deals")
+        if deals is None:
+            return self.name_kept_apart(key)
+        said = ngettext("{game}, {n} {round}", "{game}, {n} {rounds}", deals)
+        return said.format(
+            game=self.title(key), n=deals, round=self.round_word, rounds=self.rounds_word
+        )
+
+    def name_kept_apart(self, key: Mapping[str, Any]) -> str:
+        """Name this game's own variant from its key."""
         return self.name
 
     def title(self, options: Mapping[str, Any]) -> str:

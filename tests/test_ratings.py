@@ -19,7 +19,15 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from api_helpers import play, refused, rounds_url, start_match
+from api_helpers import (
+    draw_round,
+    finish_round,
+    play,
+    refused,
+    rounds_url,
+    start_event,
+    start_match,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 from html_reader import parse
@@ -29,7 +37,8 @@ from hypothesis import strategies as st
 from app import create_app
 from scorebook import matches, players, ratings, storage
 from scorebook.storage.database import rows
-from scorers import Refusal
+from scorebook.storage.migrations import migrations
+from scorers import GAMES, Refusal
 from scorers.base import FINISHED
 from scorers.elo import Finished, expected, moves, places, rate
 from tests.conftest import ScoringPhone
@@ -482,3 +491,92 @@ def test_players_with_few_matches_show_as_provisional_instead_of_an_empty_page(
     rows = page.find("table", "provisional").find("tbody").find_all("tr")
     assert [row.find("th").text() for row in rows] == ["Ana", "Bo"]
     assert "(provisional)" in rows[0].text()
+
+
+def test_a_match_of_fixed_length_is_kept_apart_from_a_race_to_its_target():
+    key = GAMES["belote"].variant_key({"variant": "coinche", "target": 2000, "match_deals": 12})
+    assert key == {"variant": "coinche", "deals": 12}
+    assert GAMES["belote"].variant(key) == "Coinche, 12 deals"
+    race = GAMES["belote"].variant_key({"variant": "coinche", "target": 2000})
+    assert race == {"variant": "coinche", "target": 2000}
+    assert GAMES["rami"].variant({"deals": 1}) == "Rami, 1 round"
+
+
+def test_an_events_matches_have_boards_and_averages_of_their_own(client: FlaskClient):
+    event, organiser = start_event(client)
+    drawn = draw_round(client, event["id"], organiser, seed=7)
+    finish_round(client, drawn, organiser)
+    race = start_match(
+        client,
+        {
+            "game": "belote",
+            "options": {"variant": "coinche", "target": 1000},
+            "players": ["Ana", "Bo", "Cy", "Di"],
+            "teams": {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]},
+        },
+    )
+    assert race["options"]["target"] == 1000
+    games = client.get("/api/players/Ana").json["games"]
+    assert sorted((g["variant"], g["matches"]) for g in games) == [
+        ("Coinche, 1 deal", 1),
+        ("Coinche, to 1000", 1),
+    ]
+    ratings = client.get("/api/players/Ana").json["ratings"]
+    assert [r["variant"] for r in ratings] == ["Coinche, 1 deal"]
+
+
+def test_the_migration_moves_fixed_length_matches_to_boards_of_their_own(tmp_path: Path):
+    path = str(tmp_path / "old.sqlite")
+    old = storage.connect(path)
+    migrations.apply(old, stop_before="m014_fixed_length_apart")
+    at = "2026-03-01T10:00:00Z"
+    row = {"created_utc": at, "updated_utc": at, "status": "finished", "rounds_played": 1}
+    options = [
+        {"variant": "coinche", "target": 2000, "match_deals": 12},
+        {"variant": "coinche", "target": 2000},
+    ]
+    for match_id, chosen in enumerate(options, 1):
+        old.table("matches").insert(
+            row
+            | {
+                "id": match_id,
+                "uid": f"u{match_id}",
+                "game": "belote",
+                "options_json": json.dumps(chosen),
+                "variant_json": '{"target": 2000, "variant": "coinche"}',
+                "players_json": '["Ana", "Bo", "Cy", "Di"]',
+                "teams_json": json.dumps({"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}),
+                "totals_json": '{"Nous": 900, "Eux": 400}',
+                "winner": "Nous",
+            }
+        )
+        old.table("seats").insert_all(
+            {"match_id": match_id, "seat": seat, "name": name, "name_key": name.casefold(),
+             "player_key": name.casefold(), "side": "Nous" if seat % 2 == 0 else "Eux"}
+            for seat, name in enumerate(["Ana", "Bo", "Cy", "Di"])
+        )  # fmt: skip
+    old.execute(
+        "insert into records (circle_id, player_key, game, variant_json, matches, finished, wins,"
+        ' scored) select 1, player_key, \'belote\', \'{"target": 2000, "variant": "coinche"}\','
+        " 2, 2, iif(side = 'Nous', 2, 0), iif(side = 'Nous', 1800, 800) from seats"
+        " where match_id = 1"
+    )
+    old.conn.commit()
+    old.close()
+    storage.prepare(path)
+    db = storage.connect(path)
+    variants = [r["variant_json"] for r in db.query("select variant_json from matches order by id")]
+    assert variants == [
+        '{"deals": 12, "variant": "coinche"}',
+        '{"target": 2000, "variant": "coinche"}',
+    ]
+    ana = {
+        r["variant_json"]: (r["matches"], r["finished"], r["wins"], r["scored"])
+        for r in db.query("select * from records where player_key = 'ana'")
+    }
+    assert ana == {
+        '{"deals": 12, "variant": "coinche"}': (1, 1, 1, 900),
+        '{"target": 2000, "variant": "coinche"}': (1, 1, 1, 900),
+    }
+    assert [r["match_id"] for r in db.query("select match_id from results")] == [1]
+    db.close()

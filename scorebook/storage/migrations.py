@@ -594,6 +594,57 @@ def m013_circles(db: Database) -> None:
         )
 
 
+def variant_at_m014(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Return the options that keep a match's statistics apart since m014: a match of fixed
+    length is kept by its deals, not the target no longer ending it (frozen here)."""
+    variant = variant_at_m005(game, options)
+    deals = options.get("match_deals")
+    if deals is None:
+        return variant
+    variant.pop("target", None)
+    return variant | {"deals": deals}
+
+
+@migrations()
+def m014_fixed_length_apart(db: Database) -> None:
+    """Keep matches of a fixed number of deals (an event's) apart from races to a target in
+    every statistic and rating: they were counted with the races to the same target."""
+    query = (
+        "SELECT id, game, options_json, variant_json FROM matches "
+        "WHERE json_extract(options_json, '$.match_deals') IS NOT NULL"
+    )
+    moved = [
+        (match_id, variant)
+        for match_id, game, options, old in db.execute(query).fetchall()
+        if (variant := json.dumps(variant_at_m014(game, json.loads(options)), sort_keys=True))
+        != old
+    ]
+    records = """
+        INSERT INTO records (circle_id, player_key, game, variant_json, matches, finished,
+            wins, scored)
+        SELECT m.circle_id, s.player_key, m.game, m.variant_json, :sign,
+            :sign * (m.status = 'finished'),
+            :sign * (m.status = 'finished' AND m.winner IS s.side),
+            :sign * iif(m.status = 'finished',
+                (SELECT value FROM json_each(m.totals_json) WHERE key = s.side), 0)
+        FROM seats s JOIN matches m ON m.id = s.match_id
+        WHERE s.match_id = :match AND m.import_id IS NULL
+        ON CONFLICT (circle_id, player_key, game, variant_json) DO UPDATE SET
+            matches = matches + excluded.matches, finished = finished + excluded.finished,
+            wins = wins + excluded.wins, scored = scored + excluded.scored
+    """
+    for match_id, variant in moved:
+        db.execute(records, {"match": match_id, "sign": -1})
+        db.execute("UPDATE matches SET variant_json = ? WHERE id = ?", [variant, match_id])
+        db.execute(records, {"match": match_id, "sign": 1})
+        # Its finished result now rates on another board: ratings are derived again.
+        db.execute(
+            "INSERT INTO results (match_id, circle_id) "
+            "SELECT id, circle_id FROM matches WHERE id = ? AND status = 'finished'",
+            [match_id],
+        )
+
+
 def prepare(path: str) -> None:
     """Create the database file if needed, switch it to WAL once, apply migrations, and drop
     what dead imports left.

@@ -116,11 +116,11 @@ class Belote(Scorer):
         MATCH_DEALS,
     )
 
-    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def kept_apart(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Keep classic and coinche apart, and each target."""
         return {"variant": options["variant"], "target": options["target"]}
 
-    def variant(self, key: Mapping[str, Any]) -> str:
+    def name_kept_apart(self, key: Mapping[str, Any]) -> str:
         """Name the variant: classic or coinche, and the target."""
         if key["variant"] == "coinche":
             return _("Coinche, to {target}").format(target=key["target"])

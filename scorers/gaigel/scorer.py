@@ -184,13 +184,13 @@ class Gaigel(Scorer):
         MATCH_DEALS,
     )
 
-    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def kept_apart(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Keep the three-player tournament apart, and teams by the strokes they play to."""
         if options["mode"] == "three":
             return {"mode": "three"}
         return {"mode": options["mode"], "strokes": options["strokes"]}
 
-    def variant(self, key: Mapping[str, Any]) -> str:
+    def name_kept_apart(self, key: Mapping[str, Any]) -> str:
         """Name the variant: the three-player tournament, or teams by their strokes."""
         if key["mode"] == "three":
             return _("Gaigel for three")

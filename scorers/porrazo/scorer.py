@@ -264,11 +264,11 @@ class Porrazo(Scorer):
         FIRST_DEALER,
     )
 
-    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def kept_apart(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Keep races to different targets apart."""
         return {"target": options["target"]}
 
-    def variant(self, key: Mapping[str, Any]) -> str:
+    def name_kept_apart(self, key: Mapping[str, Any]) -> str:
         """Name the variant by its target."""
         return _("Porrazo, to {target}").format(target=key["target"])
 

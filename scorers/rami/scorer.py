@@ -94,11 +94,11 @@ class Rami(Scorer):
         MATCH_DEALS,
     )
 
-    def variant_key(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def kept_apart(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Keep races to different targets apart: 100 points mean more in a race to 300."""
         return {"target": options["target"]}
 
-    def variant(self, key: Mapping[str, Any]) -> str:
+    def name_kept_apart(self, key: Mapping[str, Any]) -> str:
         """Name the variant by its target."""
         return _("Rami, to {target}").format(target=key["target"])
 
