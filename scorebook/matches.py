@@ -24,6 +24,10 @@ from scorers.refusal import Problems
 from scorers.seating import check_plain
 from scorers.words import _
 
+ABANDONED = "abandoned"
+"""The history's filter for abandoned matches: whatever their rounds say, they count for
+nobody."""
+
 
 class NotFound(storage.NotFound):
     """No such match or round, said in the reader's words (storage's own NotFound, translated)."""
@@ -73,6 +77,8 @@ class Match:
     """The event, round and table this match is played at, if it is an event's."""
     details: dict[str, str | None] = field(default_factory=dict)
     """Its note, place and the moment it was played (storage.DETAILS)."""
+    abandoned_utc: str | None = None
+    """When its table abandoned it, while it stays abandoned: then it counts for nobody."""
 
     @property
     def title(self) -> str:
@@ -247,7 +253,8 @@ def read_standing(db: Database, match_id: int) -> tuple[StoredMatch, Replay | No
     """Read a match as it stands, as `read_stored` does, with its replay if a phone read this
     version lately: then its rounds come from that replay's match, and only a new round needs
     scoring (`Scorer.advance`)."""
-    kept = REPLAYED.get(replay_key(db, match_id, storage.match_version(db, match_id)))
+    stamp = storage.match_stamp(db, match_id)
+    kept = None if stamp is None else REPLAYED.get(replay_key(db, match_id, stamp))
     if kept is None:
         return read_stored(db, match_id), None
     record = read_record(db, match_id)
@@ -281,6 +288,7 @@ def score(stored: StoredMatch, replay: Replay | None = None) -> Match:
         rematch_of=record.rematch_of,
         event=record.event,
         details=dict(record.details),
+        abandoned_utc=record.abandoned_utc,
     )
 
 
@@ -317,10 +325,11 @@ class Replayed:
 REPLAYED = Replayed(size=64)
 
 
-def replay_key(db: Database, match_id: int, version: int) -> Hashable:
-    """Name a match's replay in REPLAYED: its file and circle, the match, its version, the
-    language. Another circle's phone never finds this circle's replay."""
-    return (storage.path_of(db), storage.circle_of(db), match_id, version, words.speaking.get())
+def replay_key(db: Database, match_id: int, stamp: tuple[str, int]) -> Hashable:
+    """Name a match's replay in REPLAYED: its file and circle, the match, its uid and version
+    (`stamp`), the language. Another circle's phone never finds this circle's replay, nor a
+    new match the id of a deleted one."""
+    return (storage.path_of(db), storage.circle_of(db), match_id, *stamp, words.speaking.get())
 
 
 def load(db: Database, match_id: int) -> Match:
@@ -329,12 +338,14 @@ def load(db: Database, match_id: int) -> Match:
         raise no_such_match(match_id)
     with storage.reading(db):
         # One snapshot: the version it is kept under is the version of the rounds read.
-        version = storage.match_version(db, match_id)
-        key = replay_key(db, match_id, version)
+        stamp = storage.match_stamp(db, match_id)
+        if stamp is None:
+            raise no_such_match(match_id)
+        key = replay_key(db, match_id, stamp)
         found = REPLAYED.get(key)
         if found is None:
             found = score(read_stored(db, match_id))
-            found.version = version
+            found.version = stamp[1]
             REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
     # are shared and only read. A rematch is another match's change, so it is read anew.
@@ -507,9 +518,9 @@ def add_round(
     match = change_rounds(db, match_id, asked, edit, recorded_again, advance=True)
     # Kept once stored: the next round, and every phone reading this one, start from it.
     REPLAYED.keep(
-        replay_key(db, match_id, match.version),
+        replay_key(db, match_id, (match.uid, match.version)),
         replace(match, recorded=None),
-        replacing=replay_key(db, match_id, match.version - 1),
+        replacing=replay_key(db, match_id, (match.uid, match.version - 1)),
     )
     return match
 
@@ -702,7 +713,12 @@ def note_round(db: Database, match_id: int, n: int, data: Any, device: str | Non
 
 
 def refuse_closed(db: Database, record: MatchRecord) -> None:
-    """Refuse to change a match of an event round that is closed: its standings are final."""
+    """Refuse to change an abandoned match, or a match of an event round that is closed: its
+    standings are final."""
+    if record.abandoned_utc is not None:
+        raise Conflict(
+            _("This match was abandoned: take it back to change it; nothing was changed.")
+        )
     event = record.event
     if event is not None and storage.is_round_closed(db, event["id"], event["round"]):
         raise Conflict(
@@ -711,6 +727,59 @@ def refuse_closed(db: Database, record: MatchRecord) -> None:
                 "the event ended): its matches can no longer be changed; nothing was changed."
             ).format(round=event["round"])
         )
+
+
+def abandon(db: Database, match_id: int, device: str | None = None) -> Match:
+    """Abandon a match the table stopped playing (a test, a game left for the night): it
+    stays in the history, marked, and counts in no statistic or rating until taken back.
+    Asked again, it changes nothing more."""
+    return mark_abandoned(db, match_id, True, device)
+
+
+def take_back(db: Database, match_id: int, device: str | None = None) -> Match:
+    """Take an abandoned match back: it counts again as its rounds say, and can be played on.
+    Asked of a match not abandoned, it changes nothing."""
+    return mark_abandoned(db, match_id, False, device)
+
+
+def mark_abandoned(db: Database, match_id: int, abandoned: bool, device: str | None) -> Match:
+    """Abandon a match or take it back, logged as a change of its own."""
+    with storage.writing(db):
+        found = read_stored(db, match_id)
+        record = found.record
+        if (record.abandoned_utc is not None) != abandoned:
+            if record.event is not None:
+                raise Conflict(
+                    _(
+                        "An event's match stays in its event's standings: its organiser "
+                        "withdraws a team instead; nothing was changed."
+                    )
+                )
+            at = storage.now_utc()
+            storage.set_abandoned(db, match_id, at if abandoned else None)
+            action = "abandon" if abandoned else "resume"
+            storage.log_change(
+                db, match_id, storage.Change(action, 0, None, None, None, at, device)
+            )
+            record = replace(record, abandoned_utc=at if abandoned else None)
+        return read_extras(db, score(replace(found, record=record)))
+
+
+def delete(db: Database, match_id: int) -> None:
+    """Delete a match nothing was ever entered in (started by mistake, or to try the app);
+    one with a round, a note or any change can only be abandoned, its log kept."""
+    with storage.writing(db):
+        record = read_record(db, match_id)
+        if record.event is not None:
+            raise Conflict(_("An event's match is its event's to keep: it cannot be deleted."))
+        if storage.match_version(db, match_id):
+            raise Conflict(
+                _(
+                    "Something was already entered in this match, and what a table entered "
+                    "is never lost: abandon it instead, to keep it out of every statistic."
+                )
+            )
+        storage.delete_match(db, match_id)
 
 
 def check_replay(
@@ -876,10 +945,12 @@ def find(
         )
     if game:
         find_scorer(game)
-    if status and status not in (PLAYING, FINISHED):
+    if status and status not in (PLAYING, FINISHED, ABANDONED):
         raise Refusal.at(
             "status",
-            _("Status is {playing} or {finished}.").format(playing=PLAYING, finished=FINISHED),
+            _("Status is {playing}, {finished} or {abandoned}.").format(
+                playing=PLAYING, finished=FINISHED, abandoned=ABANDONED
+            ),
         )
     try:
         page = int(page or 1)

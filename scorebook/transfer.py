@@ -102,6 +102,8 @@ class Incoming:
     replay: Replay
     details: dict[str, str | None] = field(default_factory=dict)
     """Its note, place and the moment it was played."""
+    abandoned_at: str | None = None
+    """When its table abandoned it, if its log leaves it abandoned."""
 
 
 @dataclass
@@ -154,6 +156,7 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         "note": match.details.get("note"),
         "place": match.details.get("place"),
         "played_at": match.details.get("played_at") or match.created_utc,
+        "abandoned_at": match.abandoned_utc,
         # A round's id is this installation's own: the round records stand for it.
         "rounds": [
             {key: value for key, value in round_json(stored, result).items() if key != "id"}
@@ -519,6 +522,7 @@ def history_document(match: Incoming) -> Any:
         {
             **start_document(match.uid, match.scorer, match.table, match.created_at),
             **match.details,
+            "abandoned_at": match.abandoned_at,
             "log": [entry.document() for entry in match.log],
             "round_records": [record.document(ref) for ref, record in enumerate(match.records)],
         }
@@ -601,7 +605,25 @@ def read_match(document: Any) -> Incoming:
     replay = replay_records(scorer, table, records)
     check_numbers(replay, document)
     details = read_logged_details(document, log, created_at)
-    return Incoming(uid, scorer, table, created_at, records, log, replay, details)
+    abandoned = read_abandoned(document, log)
+    return Incoming(uid, scorer, table, created_at, records, log, replay, details, abandoned)
+
+
+def read_abandoned(document: dict[str, Any], log: list[Entry]) -> str | None:
+    """Read when the match was abandoned, if its log leaves it so (an export before abandoning
+    says nothing): the document must say what the log leaves."""
+    left = None
+    for entry in log:
+        if entry.action in ("abandon", "resume"):
+            left = entry.at if entry.action == "abandon" else None
+    if document.get("abandoned_at", left) != left:
+        raise Refusal.at(
+            "abandoned_at",
+            _("Its abandoned_at should be {value}, as its log leaves it.").format(
+                value=json.dumps(left)
+            ),
+        )
+    return left
 
 
 def read_logged_details(
@@ -682,10 +704,23 @@ def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list
         raise Refusal.at("log", _("The log must be a list of changes, oldest first."))
     records: list[Record] = []
     live: list[int] = []
-    entries = []
+    entries: list[Entry] = []
+    abandoned = False
     for i, given in enumerate(log):
         with locating(f"log.{i}", _("change {n} of the log").format(n=i + 1)):
-            entry = apply_change(scorer, table, records, live, given)
+            action = given.get("action") if isinstance(given, dict) else None
+            if action in ("abandon", "resume"):
+                if abandoned == (action == "abandon"):
+                    raise Refusal.at("action", _("It abandons or takes back a match twice."))
+                abandoned = action == "abandon"
+                entry = Entry(action, 0, None, None, None, read_moment(given.get("at"), "at"))
+                entry.device = read_device(given)
+            elif abandoned:
+                raise Refusal.at(
+                    "action", _("The match was abandoned then: nothing could be changed in it.")
+                )
+            else:
+                entry = apply_change(scorer, table, records, live, given)
             check_same(entry.document(), given)
         entries.append(entry)
     return records, entries
@@ -698,12 +733,7 @@ def apply_change(
     if not isinstance(given, dict):
         raise Refusal(_("It must be an object with action, n, input, replaced, at and round_ref."))
     action, n, at = given.get("action"), given.get("n"), read_moment(given.get("at"), "at")
-    device = given.get("device")
-    if device is not None and not isinstance(device, str):
-        raise Refusal.at("device", _("The device is the label of a phone, or null."))
-    if device is not None:
-        # A phone's label follows the rules of names wherever it comes from.
-        device = checked_name(device, "device", DEVICE)
+    device = read_device(given)
     if action == "add":
         entered = read_input(scorer, table, given)
         records.append(Record(entered, at))
@@ -742,6 +772,15 @@ def apply_change(
         record.removed_at = at
         live.pop(n - 1)
     return entry
+
+
+def read_device(given: dict[str, Any]) -> str | None:
+    """Read the label of the phone that made a logged change, checked as a name is."""
+    device = given.get("device")
+    if device is not None and not isinstance(device, str):
+        raise Refusal.at("device", _("The device is the label of a phone, or null."))
+    # A phone's label follows the rules of names wherever it comes from.
+    return None if device is None else checked_name(device, "device", DEVICE)
 
 
 def restore_record(
@@ -910,4 +949,6 @@ def store_match(
         rounds_played=len(match.replay.rounds),
         at=match.log[-1].at if match.log else match.created_at,
     )
+    if match.abandoned_at is not None:
+        storage.set_abandoned(db, match_id, match.abandoned_at)
     return match_id

@@ -22,7 +22,7 @@ from .present import change_json, game_json, match_json, summary_json
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-BODY_OPTIONAL = {"api.restore_round", "api.rematch"}
+BODY_OPTIONAL = {"api.restore_round", "api.rematch", "api.abandon", "api.take_back"}
 """Requests that need no body at all: one they do send must still be JSON."""
 
 guard(bp, BODY_OPTIONAL)
@@ -168,6 +168,28 @@ def edit_match(match_id: int) -> ResponseReturnValue:
     """Change a match's note, place or the moment it was played (a scoring phone's token)."""
     device = scoring_phone(match_id)
     return jsonify(match_json(matches.edit_details(get_db(), match_id, body(), device)))
+
+
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon(match_id: int) -> ResponseReturnValue:
+    """Abandon the match: kept in the history, out of every statistic and rating."""
+    device = scoring_phone(match_id)
+    return jsonify(match_json(matches.abandon(get_db(), match_id, device)))
+
+
+@bp.post("/matches/<int:match_id>/resume")
+def take_back(match_id: int) -> ResponseReturnValue:
+    """Take an abandoned match back: it counts again and can be played on."""
+    device = scoring_phone(match_id)
+    return jsonify(match_json(matches.take_back(get_db(), match_id, device)))
+
+
+@bp.delete("/matches/<int:match_id>")
+def delete_match(match_id: int) -> ResponseReturnValue:
+    """Delete a match nothing was ever entered in; 409 for one that holds anything."""
+    scoring_phone(match_id)
+    matches.delete(get_db(), match_id)
+    return "", 204
 
 
 @bp.put("/matches/<int:match_id>/rounds/<int:n>/note")

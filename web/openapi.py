@@ -114,6 +114,12 @@ SCHEMAS: dict[str, Any] = {
             "note": {"type": ["string", "null"], "maxLength": 500},
             "place": {"type": ["string", "null"], "maxLength": 100},
             "played_at": {"type": "string", "format": "date-time"},
+            "abandoned_at": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "When the table abandoned it, while it is: then it counts in "
+                "no statistic or rating.",
+            },
         }
     ),
     "MatchSummary": obj(
@@ -126,6 +132,7 @@ SCHEMAS: dict[str, Any] = {
             "winner": {"type": ["string", "null"]},
             "rounds_played": {"type": "integer"},
             "url": {"type": "string"},
+            "abandoned_at": {"type": ["string", "null"], "format": "date-time"},
             "event": EVENT_SEAT,
         }
     ),
@@ -142,9 +149,19 @@ SCHEMAS: dict[str, Any] = {
         {
             "action": {
                 "type": "string",
-                "enum": ["add", "correct", "remove", "restore", "note", "details"],
+                "enum": [
+                    "add",
+                    "correct",
+                    "remove",
+                    "restore",
+                    "note",
+                    "details",
+                    "abandon",
+                    "resume",
+                ],
                 "description": "note: a round's note; details: the match's note, place or "
-                "date (n is 0: no round).",
+                "date; abandon and resume: the match abandoned and taken back (n is 0 for "
+                "these three: no round).",
             },
             "n": {"type": "integer"},
             "input": {"type": ["object", "null"]},
@@ -215,7 +232,7 @@ def match_filters() -> list[dict[str, Any]]:
         for name, schema in (
             ("game", {"type": "string", "enum": list(GAMES)}),
             ("player", {"type": "string"}),
-            ("status", {"type": "string", "enum": ["playing", "finished"]}),
+            ("status", {"type": "string", "enum": ["playing", "finished", "abandoned"]}),
             ("page", {"type": "integer", "minimum": 1}),
             ("from", {"type": "string", "format": "date"}),
             ("to", {"type": "string", "format": "date"}),
@@ -303,6 +320,34 @@ def match_paths() -> dict[str, Any]:
                 "responses": {"200": answer("The match", ref("Match"))}
                 | refusals(400, 403, 404, 413, 415, 422),
             },
+            "delete": {
+                "summary": "Delete a match nothing was ever entered in",
+                "description": "Only a match with no change at all (no round, no note) is "
+                "deleted; one that holds anything is refused with 409: abandon it instead.",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "responses": {"204": {"description": "Deleted"}} | refusals(403, 404, 409),
+            },
+        },
+        "/api/matches/{match_id}/abandon": {
+            "post": {
+                "summary": "Abandon the match: kept in the history, out of statistics and ratings",
+                "description": "Logged as a change; while abandoned, its rounds can't be changed. "
+                "Sent again, it changes nothing more. An event's match is refused (409).",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "responses": {"200": answer("The match", ref("Match"))}
+                | refusals(400, 403, 404, 409, 415),
+            }
+        },
+        "/api/matches/{match_id}/resume": {
+            "post": {
+                "summary": "Take an abandoned match back: it counts again and is played on",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "responses": {"200": answer("The match", ref("Match"))}
+                | refusals(400, 403, 404, 409, 415),
+            }
         },
     }
 

@@ -525,6 +525,41 @@ def restore_round(match_id: int, round_id: int) -> ResponseReturnValue:
     return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
 
 
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon(match_id: int) -> ResponseReturnValue:
+    """Abandon the match: it stays in the history, out of every statistic and rating."""
+    device = phone(match_id)
+    try:
+        matches.abandon(get_db(), match_id, device)
+    except matches.Conflict as conflict:
+        flash(str(conflict))
+        return redirect(url_for(".match", match_id=match_id))
+    flash(_("Match abandoned: it counts in no statistic or rating now."))
+    return redirect(url_for(".match", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/resume")
+def take_back(match_id: int) -> ResponseReturnValue:
+    """Take an abandoned match back: it counts again and the table plays on."""
+    device = phone(match_id)
+    matches.take_back(get_db(), match_id, device)
+    flash(_("Match taken back: it counts again."))
+    return redirect(url_for(".match", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/delete")
+def delete(match_id: int) -> ResponseReturnValue:
+    """Delete a match nothing was entered in, then show the history it is gone from."""
+    phone(match_id)
+    try:
+        matches.delete(get_db(), match_id)
+    except matches.Conflict as conflict:
+        flash(str(conflict))
+        return redirect(url_for(".match", match_id=match_id))
+    flash(_("Match #%(id)s deleted.", id=match_id))
+    return redirect(url_for(".history"))
+
+
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int) -> ResponseReturnValue:
     """Play a finished match again: same players, options and table, seats kept or rotated."""

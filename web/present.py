@@ -73,6 +73,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "note": match.details.get("note"),
         "place": match.details.get("place"),
         "played_at": match.details.get("played_at") or match.created_utc,
+        "abandoned_at": match.abandoned_utc,
     }
 
 
@@ -93,6 +94,7 @@ def summary_json(row: dict[str, Any]) -> dict[str, Any]:
         "updated_at": row["updated_utc"],
         "url": url_for("api.match", match_id=row["id"], _external=True),
         "place": row.get("place"),
+        "abandoned_at": row.get("abandoned_utc"),
         "event": None
         if row.get("event_id") is None
         else {"id": row["event_id"], "round": row["event_round"], "table": row["event_table"]},

@@ -295,6 +295,12 @@ EXPORT = {
         "note": {"type": ["string", "null"], "maxLength": 500},
         "place": {"type": ["string", "null"], "maxLength": 100},
         "played_at": TIME,
+        "abandoned_at": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "When the table abandoned the match, if it still is; an export "
+            "made before abandoning existed leaves it out.",
+        },
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}},
         "totals": NUMBERS,
         "status": {"type": "string", "enum": ["playing", "finished"]},
@@ -306,9 +312,22 @@ EXPORT = {
                 "properties": {
                     "action": {
                         "type": "string",
-                        "enum": ["add", "correct", "remove", "restore", "note", "details"],
+                        "enum": [
+                            "add",
+                            "correct",
+                            "remove",
+                            "restore",
+                            "note",
+                            "details",
+                            "abandon",
+                            "resume",
+                        ],
                     },
-                    "n": {"type": "integer", "minimum": 0, "description": "0 for details."},
+                    "n": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "0 for details, abandon and resume.",
+                    },
                     "input": {"type": ["object", "null"]},
                     "replaced": {"type": ["object", "null"]},
                     "at": TIME,

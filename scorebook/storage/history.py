@@ -28,10 +28,10 @@ def find_matches(
     """Return one page of the circle's matches, newest first, and how many match the filters
     in all.
 
-    `since` and `until` are UTC days, both included, of the match's creation. Each filter
-    reads only its own rows: a player's through their seats, in the order they sat down; a
-    range of days through the creation times, which then order the page. Every read starts
-    with the circle.
+    `status` is playing, finished or abandoned. `since` and `until` are UTC days, both
+    included, of the match's creation. Each filter reads only its own rows: a player's through
+    their seats, in the order they sat down; a range of days through the creation times,
+    which then order the page. Every read starts with the circle.
     """
     params: list[Any] = [circle_of(db)]
     if player:
@@ -47,8 +47,11 @@ def find_matches(
     if game:
         where.append("m.game = ?")
         params.append(game)
-    if status:
-        where.append("m.status = ?")
+    if status == "abandoned":
+        where.append("m.abandoned_utc is not null")
+    elif status:
+        # A match abandoned is listed as abandoned, not as playing or finished.
+        where.append("m.status = ? and m.abandoned_utc is null")
         params.append(status)
     if place:
         where.append("m.place = ? COLLATE NOCASE")

@@ -155,6 +155,8 @@ class MatchRecord:
     """Its event's id, round and table, if it is an event's."""
     details: dict[str, str | None]
     """Its note, place and the moment it was played (DETAILS)."""
+    abandoned_utc: str | None = None
+    """When the table abandoned it, while it stays abandoned."""
 
 
 @dataclass
@@ -216,6 +218,7 @@ def read_record(db: Database, match_id: int) -> MatchRecord | None:
         if event is None
         else {"id": event, "round": row["event_round"], "table": row["event_table"]},
         details={name: row[name] for name in DETAILS},
+        abandoned_utc=row["abandoned_utc"],
     )
 
 
@@ -414,6 +417,44 @@ def cache_result(
     changed = (before[0], before[1], before[3]) != (status, winner, totals_json)
     if recount and FINISHED in (before[0], status) and changed:
         add(db, "results", {"match_id": match_id, "circle_id": before[4]})
+
+
+def set_abandoned(db: Database, match_id: int, at: str | None) -> None:
+    """Abandon a match at `at`, or take it back (None): abandoned, it counts for none of its
+    players and rates nobody; its rounds and log stay as they are."""
+    query = "select status, circle_id, import_id from matches where id = ?"
+    status, circle, import_id = db.execute(query, [match_id]).fetchone()
+    # One an import is bringing in counts for nobody yet: it is counted, or not, once in.
+    counted = import_id is None
+    if counted and at is not None:
+        tally(db, match_id, -1)
+    update(db, "matches", match_id, {"abandoned_utc": at})
+    if counted and at is None:
+        tally(db, match_id, 1)
+    if counted and status == FINISHED:
+        # Its result leaves its board, or comes back to it: the board is rated again.
+        add(db, "results", {"match_id": match_id, "circle_id": circle})
+
+
+MATCH_ROWS = ("replays", "scorers", "handoffs", "seats")
+"""The rows of a match besides its rounds and log, in an order its foreign keys allow
+deleting."""
+
+
+def delete_match(db: Database, match_id: int) -> None:
+    """Take away a match nothing was ever entered in (no change logged): its seats, its
+    scorers' tokens, the key that started it; a match played again from it forgets it.
+
+    :raises ValueError: if its log holds a change, which nothing may take away.
+    """
+    if match_version(db, match_id):
+        raise ValueError(f"match {match_id} has changes: it can be abandoned, not deleted")
+    tally(db, match_id, -1)
+    for table in MATCH_ROWS:
+        db.execute(f"delete from {table} where match_id = ?", [match_id])
+    db.execute("delete from starts where circle_id = ? and match_id = ?", [circle_of(db), match_id])
+    db.execute("update matches set rematch_of = null where rematch_of = ?", [match_id])
+    db.execute("delete from matches where id = ?", [match_id])
 
 
 def match_ids(db: Database) -> list[int]:

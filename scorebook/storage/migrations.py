@@ -645,6 +645,13 @@ def m014_fixed_length_apart(db: Database) -> None:
         )
 
 
+@migrations()
+def m015_abandoned(db: Database) -> None:
+    """Let a table abandon a match: kept in its history, out of every statistic and rating
+    until it is taken back."""
+    db.table("matches").add_column("abandoned_utc", str)
+
+
 def prepare(path: str) -> None:
     """Create the database file if needed, switch it to WAL once, apply migrations, and drop
     what dead imports left.

@@ -19,7 +19,8 @@ RECORDS_TALLY = """
         :sign * (m.status = 'finished' and m.winner is s.side),
         :sign * iif(m.status = 'finished',
             (select value from json_each(m.totals_json) where key = s.side), 0)
-    from seats s join matches m on m.id = s.match_id where {matches}
+    from seats s join matches m on m.id = s.match_id
+    where {matches} and m.abandoned_utc is null
     on conflict (circle_id, player_key, game, variant_json) do update set
         matches = matches + excluded.matches, finished = finished + excluded.finished,
         wins = wins + excluded.wins, scored = scored + excluded.scored
@@ -29,7 +30,7 @@ RIVALRIES_TALLY = """
     select m.circle_id, s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
         :sign * (m.winner is o.side)
     from seats s join seats o on o.match_id = s.match_id and o.side != s.side
-    join matches m on m.id = s.match_id where {matches}
+    join matches m on m.id = s.match_id where {matches} and m.abandoned_utc is null
     on conflict (circle_id, player_key, opponent_key) do update set
         matches = matches + excluded.matches, wins = wins + excluded.wins,
         losses = losses + excluded.losses
@@ -38,7 +39,8 @@ RIVALRIES_TALLY = """
 
 def tally(db: Database, match_id: int, sign: int) -> None:
     """Add (sign 1) or take back (sign -1) what a match counts for each of its players: a
-    match played, finished, won, its final total, and who they played it against."""
+    match played, finished, won, its final total, and who they played it against. An
+    abandoned match counts for nobody."""
     for query in (RECORDS_TALLY, RIVALRIES_TALLY):
         db.execute(query.format(matches="s.match_id = :match"), {"match": match_id, "sign": sign})
 
@@ -49,7 +51,7 @@ def list_players(db: Database) -> list[dict[str, Any]]:
     query = """
         select p.name, sum(r.matches) as matches, sum(r.wins) as wins
         from players p join records r on r.circle_id = p.circle_id and r.player_key = p.key
-        where p.circle_id = ? group by p.key
+        where p.circle_id = ? group by p.key having sum(r.matches) > 0
     """
     return rows(db, query, [circle_of(db)])
 
@@ -145,7 +147,7 @@ def finished_seats(
             m.winner, s.player_key, s.side
         from matches m join seats s on s.match_id = m.id
         where m.circle_id = ? and m.status = 'finished' and m.import_id is null
-            {only if board else ""}
+            and m.abandoned_utc is null {only if board else ""}
         order by m.created_utc, m.id, s.seat
     """
     return db.execute(
