@@ -203,6 +203,8 @@ def test_the_match_page_abandons_takes_back_and_deletes(client: FlaskClient):
     banner = page.find("form", "banner")
     assert "counts in no statistic or rating" in banner.text()
     assert "Take it back" in banner.text()
+    bar = page.find("section", "score-bar")
+    assert "Match abandoned" in bar.text() and "to go" not in bar.text()
     assert page.find_all("details", "set-aside") == [] and page.find("form", "play-again") is None
     client.post(f"/matches/{match['id']}/resume")
     assert api_match(client, match["id"])["abandoned_at"] is None

@@ -84,6 +84,34 @@ def test_a_loser_left_without_an_answer_is_refused_by_the_field(client: FlaskCli
     assert group.attrs["aria-describedby"] == "hands-1-melded-errors"
 
 
+def test_a_refused_round_is_redirected_so_a_reload_asks_nothing(client: FlaskClient) -> None:
+    """A phone's own Record (a navigation) is answered with a redirect to the match page,
+    which shows the round as typed and what was refused: a reload sends nothing again."""
+    match_id = start(client)["id"]
+    posted = typed(Bo=("12", ""), Cy=("7", "y")) | {"record": "1"}
+    with unchanged(client, match_id):
+        response = client.post(
+            f"/matches/{match_id}/rounds", data=posted, headers={"Sec-Fetch-Mode": "navigate"}
+        )
+        assert response.status_code == 303
+        assert response.headers["Location"] == f"/matches/{match_id}"
+        shown = client.get(response.headers["Location"])
+    assert shown.status_code == 200
+    doc = parse(shown)
+    assert field_errors(doc) == {"hands-1-melded": ["Say whether Bo had melded."]}
+    kept = values(doc)
+    assert (kept["winner"], kept["hands-1-points"], kept["hands-2-points"]) == ("Ana", "12", "7")
+    assert doc.find("section", "next-round").attrs["data-draft"] == "typed"
+    # Shown once: the page read again is the plain form (the phone's draft keeps what it typed).
+    again = parse(client.get(f"/matches/{match_id}"))
+    assert field_errors(again) == {} and values(again)["hands-1-points"] in ("", None)
+    # A round sent from the outbox (fetched, not navigated) is still answered with its refusal.
+    fetched = client.post(
+        f"/matches/{match_id}/rounds", data=posted, headers={"Sec-Fetch-Mode": "cors"}
+    )
+    assert fetched.status_code == 422
+
+
 def test_had_not_melded_is_said_and_costs_the_bonus(client: FlaskClient) -> None:
     match_id = start(client)["id"]
     response = post_round(client, match_id, typed(Bo=("12", "n"), Cy=("7", "y")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
+from werkzeug.datastructures import MultiDict
 
 from scorebook import access, matches, storage
 from scorers import GAMES, Refusal, Scorer, round_form_of
@@ -270,10 +271,49 @@ def match(match_id: int) -> ResponseReturnValue:
     undone = taken_back(match, request.args.get("undone"))
     # Just after an undo, the page offers to restore what was taken back instead.
     recorded = None if undone else latest(match, request.args.get("recorded"))
+    refused = session.pop("refused_round", None)
+    if refused is not None and refused["match"] == match_id:
+        # A refused round was redirected here (post/redirect/get): it comes back as typed,
+        # with what was refused, and a reload asks nothing.
+        form = round_form_of(match.scorer)(
+            match.table, MultiDict(refused["form"]), state=match.replay.state
+        )
+        show_kept_refusal(form, refused)
+        return show_match(match, form)
     form = round_form_of(match.scorer)(
         match.table, entered=undone.input if undone else None, state=match.replay.state
     )
     return show_match(match, form, recorded=recorded, undone=undone)
+
+
+def keep_refusal(match_id: int, form: Any) -> None:
+    """Keep a refused round as typed, with what was refused, for the page redirected to."""
+    typed = [(name, value) for name, value in request.form.items(multi=True)]
+    session["refused_round"] = {
+        "match": match_id,
+        "form": [(name, value) for name, value in typed if name != "csrf_token"],
+        "fields": {field.name: list(field.errors) for field in leaves(form) if field.errors},
+        "form_errors": list(form.form_errors),
+        "refused": form.refused,
+    }
+
+
+def leaves(form: Any) -> Iterator[Any]:
+    """Walk a form's fields down to those typed into: a hand of a list of hands, too."""
+    for field in form:
+        inner = getattr(field, "entries", None) or getattr(field, "form", None)
+        if inner is None:
+            yield field
+        else:
+            yield from leaves(inner)
+
+
+def show_kept_refusal(form: Any, kept: dict[str, Any]) -> None:
+    """Put back on a form what was refused when it was sent."""
+    for field in leaves(form):
+        if field.name in kept["fields"]:
+            field.errors = kept["fields"][field.name]
+    form.form_errors, form.refused = kept["form_errors"], kept["refused"]
 
 
 def latest(match: matches.Match, round_id: str | None) -> matches.Round | None:
@@ -416,6 +456,12 @@ def add_round(match_id: int) -> ResponseReturnValue:
     if recorded:
         round_id = recorded.round(recorded.recorded).id
         return redirect(url_for(".match", match_id=match_id, recorded=round_id))
+    if request.headers.get("Sec-Fetch-Mode") == "navigate":
+        # A phone's own Record: the page it is sent to shows the refusal, so a reload never
+        # asks to send the form again. A round sent again from the phone's outbox (fetched,
+        # not navigated) is answered with its refusal, which it shows beside the round.
+        keep_refusal(match_id, form)
+        return redirect(url_for(".match", match_id=match_id), 303)
     # The form comes back as typed, for the match as it stands now.
     return show_match(matches.load(get_db(), match_id), form, status)
 
