@@ -204,17 +204,25 @@ document.addEventListener("DOMContentLoaded", () => {
     const note = document.getElementById("draft-note");
     if (note) note.hidden = false;
   }
-  const keep = () => keepDraft(form);
+  // Kept once every script has answered the keystroke: a box the game's script derives (the
+  // other team's points) is kept as it shows, not as it stood before.
+  // A box left for Record says it changed as it loses focus: once the round is sent, that
+  // late keep must not bring its draft back.
+  let sent = false;
+  const keep = () => window.setTimeout(() => sent || keepDraft(form), 0);
   form.addEventListener("input", keep);
   form.addEventListener("change", keep);
   // A tap on Record sends the round: keeping its draft after it left would bring it back.
   form.addEventListener("click", (event) => {
-    if (!event.target.closest("button[name='record']")) window.setTimeout(keep, 0);
+    if (!event.target.closest("button[name='record']")) keep();
   });
   form.addEventListener("submit", (event) => {
     const button = event.submitter;
     // A card tap sent without JavaScript is not a round: the draft stays.
-    if (!button || !button.name || button.name === "record") forgetDrafts(form);
+    if (!button || !button.name || button.name === "record") {
+      sent = true;
+      forgetDrafts(form);
+    }
   });
 });
 

@@ -169,3 +169,28 @@ def test_the_other_teams_points_stay_derived_after_a_refusal_and_on_a_correction
     expect(nous).to_have_value("90")
     page.get_by_role("button", name="Save deal 1").tap()
     expect(page.locator(".bar-sides")).to_contain_text("Nous 180")
+
+
+def test_the_other_teams_points_stay_derived_in_a_draft_that_comes_back(page: Page, server: str):
+    """A deal half typed when the page was left comes back with its derived box, which then
+    follows the box typed again."""
+    start_belote(page, server)
+    page.locator("#taker").get_by_text("Ana", exact=True).tap()
+    page.locator("#contract").get_by_text("80", exact=True).tap()
+    page.locator("#trump").get_by_text("♥").tap()
+    page.keyboard.type("90")
+    nous, eux = (page.locator(f"input.points[data-side='{side}']") for side in "01")
+    expect(eux).to_have_value("62")
+    page.reload()
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(nous).to_have_value("90")
+    expect(eux).to_have_value("62")
+    nous.fill("")
+    nous.press_sequentially("120")
+    expect(eux).to_have_value("32")
+    eux.fill("")
+    eux.press_sequentially("52")
+    expect(nous).to_have_value("100")
+    page.locator(".choice.der").first.tap()
+    page.get_by_role("button", name="Record deal 1").tap()
+    expect(page.locator(".notice span")).to_have_text("Deal 1 recorded.")

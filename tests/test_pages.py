@@ -784,7 +784,7 @@ def test_history_without_enough_matches_has_no_pages(client: FlaskClient, histor
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("?status=done", "Status is playing or finished."),
+        ("?status=done", "Status is playing, finished or abandoned."),
         ("?game=chess", "Choose a game"),
         ("?page=0", "Page is a whole number from 1."),
     ],
