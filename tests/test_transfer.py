@@ -732,6 +732,7 @@ def test_the_json_export_of_a_match(client: FlaskClient, rami: int) -> None:
         "note",
         "place",
         "played_at",
+        "abandoned_at",
         "rounds",
         "totals",
         "status",
@@ -739,6 +740,7 @@ def test_the_json_export_of_a_match(client: FlaskClient, rami: int) -> None:
         "log",
         "round_records",
     ]
+    assert document["abandoned_at"] is None
     assert (document["format"], document["version"]) == ("tablescore-match", 1)
     for key in ("uid", "game", "options", "players", "teams", "created_at", "totals"):
         assert document[key] == match[key], key
