@@ -26,6 +26,7 @@ from web import (
     events_api,
     language,
     live,
+    numerals,
     pages,
     patterns,
     player_pages,
@@ -121,6 +122,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     assets.register(app)
     language.register(app)
     compress.init_app(app)
+    # After Compress, so that it runs first: a page's numbers are written before it is packed.
+    numerals.register(app)
     errors.register(app)
     circles.register(app)
     storage_faults.register(app)

@@ -805,16 +805,21 @@ def check_replay(
         if impossible.n == changed:
             raise impossible.refusal from None
         raise Conflict(
-            _("Round {n} could no longer be scored after this change: {reason}").format(
-                n=impossible.n, reason=impossible.refusal.message
+            _("With this change, {round} {n} could no longer be scored: {reason}").format(
+                round=scorer.round_word, n=impossible.n, reason=impossible.refusal.message
             )
         ) from None
     if replay.ended_after is not None and replay.ended_after < len(inputs):
         raise Conflict(
             _(
-                "With this change the match would end after round {n}, but {later} more "
-                "round(s) were played after it. Remove the later rounds first."
-            ).format(n=replay.ended_after, later=len(inputs) - replay.ended_after)
+                "With this change the match would end after {round} {n}, but {later} more "
+                "were played after it. Remove the later {rounds} first."
+            ).format(
+                round=scorer.round_word,
+                n=replay.ended_after,
+                later=len(inputs) - replay.ended_after,
+                rounds=scorer.rounds_word,
+            )
         )
     return replay
 
@@ -874,22 +879,22 @@ def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:
         try:
             inputs.append(match.scorer.read_round(table, stored_round.input))
         except Refusal as refused:
-            raise cannot_replay(n, refused) from None
+            raise cannot_replay(match.scorer, n, refused) from None
     try:
         replay = match.scorer.replay(table, inputs)
     except RoundImpossible as impossible:
-        raise cannot_replay(impossible.n, impossible.refusal) from None
+        raise cannot_replay(match.scorer, impossible.n, impossible.refusal) from None
     except Refusal as refused:
         # A replay that refuses without naming its round stopped at the last one.
-        raise cannot_replay(len(inputs), refused) from None
+        raise cannot_replay(match.scorer, len(inputs), refused) from None
     return WhatIf(options, replay)
 
 
-def cannot_replay(n: int, refusal: Refusal) -> Refusal:
-    """Say which round other options cannot score, and why."""
+def cannot_replay(scorer: Scorer, n: int, refusal: Refusal) -> Refusal:
+    """Say which round other options cannot score, and why, in the game's word for it."""
     return Refusal(
-        _("Under these options round {n} could not be scored: {reason}").format(
-            n=n, reason=refusal.message
+        _("Under these options {round} {n} could not be scored: {reason}").format(
+            round=scorer.round_word, n=n, reason=refusal.message
         )
     )
 

@@ -7,18 +7,30 @@
 // a data-say-* attribute of <body>, with {name} placeholders.
 function say(phrase, values) {
   const text = document.body.dataset[phrase] || "";
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+  return inDigits(text.replace(/\{(\w+)\}/g, (_, name) => String(values[name])));
+}
+
+// The page's numbering system (<html data-numerals>, web/numerals.py): a Persian page writes
+// ۱۲, an Arabic one ١٢, in what the scripts write as in what the server wrote.
+const NUMERALS = document.documentElement.dataset.numerals || "latn";
+const DIGITS = [...Array(10).keys()].map((d) => new Intl.NumberFormat("en-u-nu-" + NUMERALS).format(d));
+
+function inDigits(text) {
+  return String(text).replace(/[0-9]/g, (d) => DIGITS[d]);
 }
 
 // A number typed in Persian or Arabic digits (۱۵۲, ١٥٢) counts as the same number (152).
-function typedNumber(text) {
-  const latin = String(text).replace(/[۰-۹]/g, (d) => d.charCodeAt(0) - 0x06f0)
+function latinDigits(text) {
+  return String(text).replace(/[۰-۹]/g, (d) => d.charCodeAt(0) - 0x06f0)
     .replace(/[٠-٩]/g, (d) => d.charCodeAt(0) - 0x0660);
-  return Number(latin);
+}
+
+function typedNumber(text) {
+  return Number(latinDigits(text));
 }
 
 // What the games' own scripts (static/<game>.js) use of the shared code.
-window.Tablescore = { say, typedNumber };
+window.Tablescore = { say, typedNumber, inDigits };
 
 // Forms whose inputs depend on one choice (Barbu's contract, Porrazo's event) show only the
 // parts that choice needs; without JavaScript every part stays on the page.
@@ -273,10 +285,10 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("time[datetime$='Z']").forEach((time) => {
     const moment = new Date(time.dateTime);
     if (Number.isNaN(moment.getTime())) return;
-    const withDay = /\d{4}-\d{2}-\d{2}/.test(time.textContent);
+    const withDay = /\d{4}-\d{2}-\d{2}/.test(latinDigits(time.textContent));
     time.textContent = withDay
-      ? moment.toLocaleString(language, { dateStyle: "medium", timeStyle: "short" })
-      : moment.toLocaleTimeString(language, { timeStyle: "short" });
+      ? moment.toLocaleString(language, { dateStyle: "medium", timeStyle: "short", numberingSystem: NUMERALS })
+      : moment.toLocaleTimeString(language, { timeStyle: "short", numberingSystem: NUMERALS });
     time.title = time.dateTime;
   });
 });
@@ -299,7 +311,7 @@ function matchOf(url) {
 function clock(moment) {
   const time = new Date(moment);
   if (Number.isNaN(time.getTime())) return "";
-  return time.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+  return time.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", numberingSystem: NUMERALS });
 }
 
 function showOffline() {
@@ -373,12 +385,12 @@ async function showOutbox() {
     const entry = template.content.firstElementChild.cloneNode(true);
     const given = fields(item);
     const n = isNew(item) ? given.get("expected") : /\/rounds\/(\d+)\/edit$/.exec(item.url)[1];
-    entry.querySelector(".outbox-what").textContent = (isNew(item) ? section.dataset.sayNew : section.dataset.sayCorrection).replace("{n}", n);
+    entry.querySelector(".outbox-what").textContent = (isNew(item) ? section.dataset.sayNew : section.dataset.sayCorrection).replace("{n}", inDigits(n));
     // Each part isolated, so a name or a number keeps its place in a right-to-left sentence.
     const parts = JSON.parse(localStorage.getItem(SAID + given.get("idempotency_key")) || "[]");
     entry.querySelector(".outbox-summary").append(...parts.flatMap((part, i) => {
       const isolated = document.createElement("bdi");
-      isolated.textContent = part;
+      isolated.textContent = inDigits(part);
       return i ? [" · ", isolated] : [isolated];
     }));
     const state = item.state === "refused" ? section.dataset.sayRefused : item.message ? section.dataset.sayTrouble : section.dataset.sayWaiting;
@@ -394,7 +406,7 @@ async function showOutbox() {
   section.hidden = items.length === 0;
   const pending = document.getElementById("bar-pending");
   if (pending) {
-    pending.textContent = pending.dataset.say.replace("{count}", items.length);
+    pending.textContent = pending.dataset.say.replace("{count}", inDigits(items.length));
     pending.hidden = items.length === 0;
   }
   // The next round is entered after those kept: its number and key follow them.
@@ -406,7 +418,7 @@ async function showOutbox() {
     if (String(next) !== expected.value) {
       expected.value = String(next);
       form.querySelector("input[name='idempotency_key']").value = crypto.randomUUID();
-      const say = form.closest("[data-say-record]").dataset.sayRecord.replace("{n}", next);
+      const say = form.closest("[data-say-record]").dataset.sayRecord.replace("{n}", inDigits(next));
       form.querySelectorAll("button[name='record']").forEach((button) => { button.textContent = say; });
     }
     moveBarOn(next, next - Number(expected.dataset.server));
@@ -421,7 +433,7 @@ function moveBarOn(next, waiting) {
   const progress = bar && bar.querySelector(".bar-progress");
   if (!progress) return;
   progress.dataset.server = progress.dataset.server || progress.textContent;
-  progress.textContent = waiting ? bar.dataset.sayRound.replace("{n}", next) : progress.dataset.server;
+  progress.textContent = waiting ? bar.dataset.sayRound.replace("{n}", inDigits(next)) : progress.dataset.server;
   const dealer = bar.querySelector(".bar-dealer");
   if (!dealer) return;
   const name = dealer.querySelector("bdi");

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { say, typedNumber } = window.Tablescore;
+  const { say, typedNumber, inDigits } = window.Tablescore;
 
   function counter(form) {
     return JSON.parse(form.dataset.counter);
@@ -69,7 +69,7 @@
       const shown = extra.querySelector(".held");
       shown.replaceChildren(...held.flatMap((text, i) => {
         const item = document.createElement("bdi");
-        item.textContent = text;
+        item.textContent = inDigits(text);
         return i ? [" · ", item] : [item];
       }));
       if (held.length) extra.open = true;

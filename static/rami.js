@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { say } = window.Tablescore;
+  const { say, inDigits } = window.Tablescore;
 
   function handOf(element) {
     return element.closest("fieldset.hand");
@@ -28,7 +28,7 @@
       chip.name = "untap";
       chip.value = `${hand.dataset.seat}:${index}`;
       chip.setAttribute("aria-label", say("sayTakeBack", { card }));
-      chip.textContent = `${card} ×`;
+      chip.textContent = `${inDigits(card)} ×`;
       return chip;
     }));
     const total = cards.reduce((sum, card) => sum + valueOf(card), 0);

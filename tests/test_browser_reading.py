@@ -87,9 +87,10 @@ def test_every_helper_opened_fits_the_phone(table: Table, body, opener, scheme, 
 
 
 SIGN_AND_DIGIT = """bdi => { const text = bdi.firstChild, range = document.createRange();
-  return [0, 1].map(i => { range.setStart(text, i); range.setEnd(text, i + 1);
+  const sign = text.data.indexOf("\u2212");
+  return [sign, sign + 1].map(i => { range.setStart(text, i); range.setEnd(text, i + 1);
     return range.getBoundingClientRect().x; }); }"""
-"""Where a signed number's sign and first digit are drawn, from the left of the screen."""
+"""Where a signed number's minus and first digit are drawn, from the left of the screen."""
 
 
 def test_persian_sentences_isolate_names_and_numbers(table: Table):
@@ -106,26 +107,29 @@ def test_persian_sentences_isolate_names_and_numbers(table: Table):
     steps = page.locator("ol.steps li")
     texts = steps.all_text_contents()
     assert texts and all(ISOLATES[0] in step and ISOLATES[1] in step for step in texts)
-    listed = "\u2068آنا 4 × −2; بهرام 3 × −2; سارا 3 × −2; داریوش 3 × −2\u2069"
+    # Persian digits, and the minus as CLDR writes it in Persian: a left-to-right mark first.
+    minus_two = "\u200e−۲"
+    items = [f"{name} {count} × {minus_two}" for name, count in zip(players, "۴۳۳۳", strict=True)]
+    listed = "\u2068" + "; ".join(items) + "\u2069"
     assert listed in texts[0]
     apart = steps.first.locator("bdi").all_text_contents()
     assert apart[-12:] == [
         "آنا",
-        "4",
-        "−2",
+        "۴",
+        minus_two,
         "بهرام",
-        "3",
-        "−2",
+        "۳",
+        minus_two,
         "سارا",
-        "3",
-        "−2",
+        "۳",
+        minus_two,
         "داریوش",
-        "3",
-        "−2",
+        "۳",
+        minus_two,
     ]
-    assert "\u2068\u221226\u2069" in texts[1]
+    assert "\u2068\u200e\u2212۲۶\u2069" in texts[1]
     # Right to left, each number still reads left to right: its minus sits left of its digits.
-    signed = steps.first.locator("bdi[dir='ltr']", has_text="−2").first
+    signed = steps.first.locator("bdi[dir='ltr']", has_text="−۲").first
     minus, digit = signed.evaluate(SIGN_AND_DIGIT)
     assert minus < digit
     close(page)

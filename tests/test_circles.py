@@ -517,7 +517,8 @@ def test_players_belong_to_their_circle(world: World):
 
 def invite_of(page: str) -> str:
     """The invite link a circle's page shows."""
-    found = re.search(r'class="invite-link">(http://localhost/circles/join/[\w-]+)<', page)
+    link = r'class="invite-link" translate="no">(http://localhost/circles/join/[\w-]+)<'
+    found = re.search(link, page)
     assert found, page
     return found.group(1)
 

@@ -14,6 +14,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
+from scorebook import matches
+from scorers import GAMES, Refusal, words
 from scorers.forms import LOCAL_DIGITS
 from tests.html_reader import parse
 from web.language import LANGUAGES, RIGHT_TO_LEFT
@@ -169,14 +171,15 @@ def html_tag(client: FlaskClient, url: str = "/", **headers: str) -> dict[str, s
 
 
 def test_english_without_a_choice(client: FlaskClient) -> None:
-    assert html_tag(client) == {"lang": "en", "dir": "ltr"}
+    assert html_tag(client) == {"lang": "en", "dir": "ltr", "data-numerals": "latn"}
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_browser_language_is_followed(client: FlaskClient, language: str) -> None:
     direction = "rtl" if language in RIGHT_TO_LEFT else "ltr"
+    digits = {"fa": "arabext", "ar": "arab"}.get(language, "latn")
     tag = html_tag(client, **{"Accept-Language": f"{language},en;q=0.5"})
-    assert tag == {"lang": language, "dir": direction}
+    assert tag == {"lang": language, "dir": direction, "data-numerals": digits}
 
 
 def test_an_unknown_browser_language_falls_back_to_english(client: FlaskClient) -> None:
@@ -186,7 +189,8 @@ def test_an_unknown_browser_language_falls_back_to_english(client: FlaskClient) 
 def test_the_picker_is_remembered_over_the_browser(client: FlaskClient) -> None:
     response = client.post("/language", data={"language": "fa", "next": "/history?game=rami"})
     assert (response.status_code, response.headers["Location"]) == (302, "/history?game=rami")
-    assert html_tag(client, "/history", **{"Accept-Language": "de"}) == {"lang": "fa", "dir": "rtl"}
+    tag = html_tag(client, "/history", **{"Accept-Language": "de"})
+    assert (tag["lang"], tag["dir"]) == ("fa", "rtl")
     doc = parse(client.get("/history"))
     picked = doc.find("select", id="language-picker").find("option", value="fa")
     assert "selected" in picked.attrs
@@ -250,3 +254,15 @@ def test_a_round_typed_in_persian_or_arabic_digits_counts(
     )
     assert response.status_code == 302, response.get_data(as_text=True)[:500]
     assert client.get(f"/api/matches/{match['id']}").json["totals"] == {"Ana": 0, "Bo": 152}
+
+
+def test_a_refusal_about_a_round_names_it_as_its_game_does() -> None:
+    """French says "donne" for a Belote deal and "manche" for a Rami round, in refusals too."""
+    words.speak("fr")
+    try:
+        belote = str(matches.cannot_replay(GAMES["belote"], 3, Refusal("…")))
+        rami = str(matches.cannot_replay(GAMES["rami"], 3, Refusal("…")))
+    finally:
+        words.speak(None)
+    assert "la donne 3" in belote and "manche" not in belote
+    assert "la manche 3" in rami

@@ -850,9 +850,9 @@ def test_a_persian_sheet_sets_each_name_and_number_of_why_apart(client: FlaskCli
         headers=token,
     )
     assert posted.status_code == 201, posted.json
-    client.set_cookie("lang", "fa")
+    client.post("/language", data={"language": "fa", "next": "/"})
     page = parse(client.get(f"/matches/{started['id']}/sheet"))
-    sentence = next(li for li in page.find("tr", "why").find_all("li") if "25" in li.text())
+    sentence = next(li for li in page.find("tr", "why").find_all("li") if "۲۵" in li.text())
     isolated = [(node.text(), node.attrs.get("dir")) for node in sentence.find_all("bdi")]
     assert ("بهرام", None) in isolated
-    assert ("35", "ltr") in isolated and ("25", "ltr") in isolated
+    assert ("۳۵", "ltr") in isolated and ("۲۵", "ltr") in isolated

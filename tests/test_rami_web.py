@@ -112,6 +112,28 @@ def test_a_refused_round_is_redirected_so_a_reload_asks_nothing(client: FlaskCli
     assert fetched.status_code == 422
 
 
+def test_a_refused_correction_is_redirected_so_a_reload_asks_nothing(client: FlaskClient):
+    """A correction refused from the phone's own form comes back on the correction page as
+    typed, with what was refused; the round stays as it was."""
+    match_id = start(client)["id"]
+    assert post_round(client, match_id, typed(Bo=("12", "n"), Cy=("7", "y"))).status_code == 302
+    posted = typed(Bo=("30", ""), Cy=("7", "y")) | {"record": "1"}
+    edit = f"/matches/{match_id}/rounds/1/edit"
+    with unchanged(client, match_id):
+        response = client.post(edit, data=posted, headers={"Sec-Fetch-Mode": "navigate"})
+        assert response.status_code == 303
+        assert response.headers["Location"] == edit
+        doc = parse(client.get(edit))
+    assert field_errors(doc) == {"hands-1-melded": ["Say whether Bo had melded."]}
+    assert values(doc)["hands-1-points"] == "30"
+    # Shown once: read again, the page offers the round as stored.
+    assert values(parse(client.get(edit)))["hands-1-points"] == "12"
+    # Nor does a correction's refusal show on the match page's form for the next round.
+    client.post(edit, data=posted, headers={"Sec-Fetch-Mode": "navigate"})
+    page = parse(client.get(f"/matches/{match_id}"))
+    assert field_errors(page) == {} and values(page)["hands-1-points"] in ("", None)
+
+
 def test_had_not_melded_is_said_and_costs_the_bonus(client: FlaskClient) -> None:
     match_id = start(client)["id"]
     response = post_round(client, match_id, typed(Bo=("12", "n"), Cy=("7", "y")))

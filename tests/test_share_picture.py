@@ -13,6 +13,7 @@ from html_reader import parse
 from PIL import Image
 
 from scorebook import matches, storage
+from web.numerals import numerals
 
 SVG = "{http://www.w3.org/2000/svg}"
 BELOTE = {
@@ -83,7 +84,7 @@ def test_persian_draws_the_picture_right_to_left(client: FlaskClient):
     # The title starts at the right edge, mirrored from the left.
     assert float(english[0].attrib["x"]) == 16 and float(persian[0].attrib["x"]) == 344
     # Signed numbers stay +110, isolated left to right.
-    assert "\u2066+110\u2069" in [t.text for t in persian]
+    assert "\u2066\u200e+۱۱۰\u2069" in [t.text for t in persian]
     png = Image.open(io.BytesIO(client.get(f"/matches/{match_id}/picture.png").data))
     assert png.width == 720
 
@@ -154,8 +155,10 @@ def test_every_note_and_place_gives_a_well_formed_svg(client: FlaskClient, note,
         with client.session_transaction() as session:
             session["language"] = language
         said = [t.text for t in texts(client.get(f"/matches/{match_id}/picture.svg").data)]
-        assert note in said
-        assert any(text.endswith(f" · {place}") for text in said)
+        # In Persian, the digits of a note are Persian too, as on the page.
+        written = numerals(language).write
+        assert written(note) in said
+        assert any(text.endswith(f" · {written(place)}") for text in said)
     assert Image.open(io.BytesIO(client.get(f"/matches/{match_id}/picture.png").data)).width == 720
 
 

@@ -30,6 +30,7 @@ from scorebook import access, matches, storage
 from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
+from . import numerals
 from .chart import chart
 from .circles import current, many, phone_circles
 from .db import get_db
@@ -63,7 +64,6 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-MINUS = "\u2212"
 RED_SUITS = re.compile("([♥♦])")
 
 
@@ -94,7 +94,7 @@ def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
         shown.append(suits(text[at : found.start()]))
         piece = found.group(0)
         if piece[0].isdigit() or piece[0] in "+-\u2212":
-            piece = piece.replace("-", MINUS, 1)
+            piece = piece.replace("-", numerals.MINUS, 1)
             shown.append(Markup('<bdi dir="ltr">{}</bdi>').format(piece))
         else:
             shown.append(Markup("<bdi>{}</bdi>").format(piece))
@@ -104,15 +104,16 @@ def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
 
 
 @bp.app_template_filter("signed")
-def signed(points: int) -> str:
-    """Write a round's score with its sign, as the sheet shows it: +20, −70, 0."""
-    return f"+{points}" if points > 0 else number(points)
+def signed(points: int) -> Markup:
+    """Write a round's score with its sign, set apart from the names and words around it."""
+    return Markup('<bdi dir="ltr">{}</bdi>').format(numerals.signed(points))
 
 
 @bp.app_template_filter("number")
-def number(points: int) -> str:
-    """Write a total with a real minus sign when it is below zero: −143."""
-    return f"{MINUS}{-points}" if points < 0 else str(points)
+def number(points: int) -> Markup:
+    """Write a total with a real minus, set apart: right to left, "آنا −6 · بهرام −8" keeps
+    each total after its name."""
+    return Markup('<bdi dir="ltr">{}</bdi>').format(numerals.number(points))
 
 
 def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tuple[Any, int]:
@@ -272,7 +273,7 @@ def match(match_id: int) -> ResponseReturnValue:
     # Just after an undo, the page offers to restore what was taken back instead.
     recorded = None if undone else latest(match, request.args.get("recorded"))
     refused = session.pop("refused_round", None)
-    if refused is not None and refused["match"] == match_id:
+    if refused is not None and (refused["match"], refused["round"]) == (match_id, None):
         # A refused round was redirected here (post/redirect/get): it comes back as typed,
         # with what was refused, and a reload asks nothing.
         form = round_form_of(match.scorer)(
@@ -286,11 +287,13 @@ def match(match_id: int) -> ResponseReturnValue:
     return show_match(match, form, recorded=recorded, undone=undone)
 
 
-def keep_refusal(match_id: int, form: Any) -> None:
-    """Keep a refused round as typed, with what was refused, for the page redirected to."""
+def keep_refusal(match_id: int, form: Any, n: int | None = None) -> None:
+    """Keep a refused round (a new one, or a correction of round n) as typed, with what was
+    refused, for the page redirected to."""
     typed = [(name, value) for name, value in request.form.items(multi=True)]
     session["refused_round"] = {
         "match": match_id,
+        "round": n,
         "form": [(name, value) for name, value in typed if name != "csrf_token"],
         "fields": {field.name: list(field.errors) for field in leaves(form) if field.errors},
         "form_errors": list(form.form_errors),
@@ -485,6 +488,13 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     stored = match.round(n)
     state = match.state_before(n)
     if request.method == "GET":
+        refused = session.pop("refused_round", None)
+        if refused is not None and (refused["match"], refused["round"]) == (match_id, n):
+            # A refused correction was redirected here: it comes back as typed, with what
+            # was refused, for the round as it stands now.
+            form = round_form_of(match.scorer)(match.table, MultiDict(refused["form"]), state=state)
+            show_kept_refusal(form, refused)
+            return edit_page(match, stored, form)
         form = round_form_of(match.scorer)(match.table, entered=stored.input, state=state)
         return edit_page(match, stored, form)
     form = round_form_of(match.scorer)(match.table, request.form, state=state)
@@ -505,6 +515,10 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
             )
         )
         return redirect(url_for(".match", match_id=match_id, _anchor=f"round-{n}"))
+    if request.headers.get("Sec-Fetch-Mode") == "navigate":
+        # As for a new round: a reload of the page shown asks nothing.
+        keep_refusal(match_id, form, n)
+        return redirect(url_for(".edit_round", match_id=match_id, n=n), 303)
     return edit_page(match, stored, form, status)
 
 

@@ -18,6 +18,8 @@ from scorebook.matches import Match
 from scorers.seating import hidden, joining
 from scorers.words import _, ngettext
 
+from . import numerals
+
 WIDTH = 360
 """The picture's width in points: a phone's screen; the PNG is drawn at twice that."""
 PNG_SCALE = 2
@@ -66,9 +68,13 @@ class Picture:
     height: float = MARGIN
 
     def line(self, *cells: Text) -> None:
-        """Add a line of text cells at the next baseline, each as `showable` leaves it."""
+        """Add a line of text cells at the next baseline, each as `showable` leaves it, in the
+        digits of the page's language as the page writes them."""
         self.height += LINE
-        self.items += [replace(cell, y=self.height, text=showable(cell.text)) for cell in cells]
+        digits = numerals.current().write
+        self.items += [
+            replace(cell, y=self.height, text=digits(showable(cell.text))) for cell in cells
+        ]
 
     def rule(self) -> None:
         """Draw a line under what is there so far."""
@@ -89,7 +95,7 @@ def showable(text: str) -> str:
 
 def figure(points: int, sign: bool = False) -> str:
     """Write a number, with its sign if asked, and a real minus."""
-    return signed(points) if sign else f"−{-points}" if points < 0 else str(points)
+    return numerals.signed(points) if sign else numerals.number(points)
 
 
 def columns(count: int) -> list[float]:
@@ -181,11 +187,6 @@ DRAWINGS: dict[str, Callable[[Picture, Match, list[str]], None]] = {"sheet": she
 def tally(strokes: int) -> str:
     """Chalk strokes as the slate does: groups of five (𝍸) and the ones left (|)."""
     return " ".join(["𝍸"] * (strokes // 5) + (["|" * (strokes % 5)] if strokes % 5 else []))
-
-
-def signed(points: int) -> str:
-    """A score with its sign and a real minus, as the sheet writes it."""
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
 def of_standings(event: events.Event, rtl: bool) -> Picture:

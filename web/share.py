@@ -39,7 +39,9 @@ def match_picture(match_id: int, kind: str) -> ResponseReturnValue:
     played = matches.load(get_db(), match_id)
     if played.replay.status != FINISHED:
         raise matches.Conflict(
-            _("This match is not over yet: its picture comes with its last round.")
+            _("This match is not over yet: its picture comes with its last {round}.").format(
+                round=played.scorer.round_word
+            )
         )
     return sent(of_match(played, right_to_left()), kind, f"tablescore-match-{match_id}")
 

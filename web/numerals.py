@@ -1,0 +1,107 @@
+"""The digits and the minus sign of each page, as its language writes numbers (CLDR).
+
+Templates and scorers write numbers in Latin digits with a real minus (−12). A Persian page
+writes ۱۲ and an Arabic one ١٢, each with its own sign before a negative number, so one page
+has one numeral system in its scores, dates and times alike. Only the text a phone reads
+changes: tags, attributes (links, form values), scripts and whatever is marked
+`translate="no"` (a code or a link to type or copy) keep Latin digits, and the JSON API
+always speaks them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from babel import Locale
+from babel.core import get_global
+from babel.numbers import get_minus_sign_symbol, get_plus_sign_symbol
+from flask import Flask, Response
+from flask_babel import get_locale
+
+ZEROS = {"latn": "0", "arab": "\u0660", "arabext": "\u06f0"}
+"""The digit zero of each numbering system the pages' languages use; the nine others follow
+it in Unicode."""
+
+MINUS = "\u2212"
+
+KEPT = re.compile(
+    r"<(script|style|textarea|pre|code|kbd|samp)\b.*?</\1\s*>"
+    r"|<(\w+)\b[^>]*\btranslate=\"no\"[^>]*>.*?</\2\s*>"
+    r"|<!--.*?-->|<[^>]*>|&#?\w+;",
+    re.DOTALL | re.IGNORECASE,
+)
+"""What a page's digits are never rewritten in: tags, scripts, codes, entities."""
+
+SIGN = re.compile(r"(?<![\w)])([+\u2212-])(?=\d)")
+"""A sign before a number: a hyphen after a word or a bracket joins, it is no minus."""
+
+
+@dataclass(frozen=True)
+class Numerals:
+    """How one language writes a number: its numbering system, digits and minus sign."""
+
+    system: str
+    digits: dict[int, str]
+    minus: str
+    plus: str
+
+    def write(self, text: str) -> str:
+        """Write the digits and signs of a text as the language does."""
+        signs = {"+": self.plus, "-": self.minus, MINUS: self.minus}
+        return SIGN.sub(lambda sign: signs[sign.group(1)], text).translate(self.digits)
+
+
+def number(points: int) -> str:
+    """Write a total with a real minus sign when it is below zero: −143."""
+    return f"{MINUS}{-points}" if points < 0 else str(points)
+
+
+def signed(points: int) -> str:
+    """Write a round's score with its sign, as the sheet shows it: +20, −70, 0."""
+    return f"+{points}" if points > 0 else number(points)
+
+
+@functools.cache
+def numerals(language: str) -> Numerals:
+    """Read a language's numerals from CLDR, as written where it is most spoken (its likely
+    region: Arabic as in Egypt, ١٢; Persian as in Iran, ۱۲); a minus that CLDR gives as a
+    hyphen is written as a real minus."""
+    where = Locale.parse(get_global("likely_subtags").get(language, language))
+    system = where.default_numbering_system
+    zero = ord(ZEROS.get(system, "0"))
+    minus = get_minus_sign_symbol(where, numbering_system=system)
+    return Numerals(
+        system=system,
+        digits={ord("0") + d: chr(zero + d) for d in range(10)},
+        minus=MINUS if minus == "-" else minus,
+        plus=get_plus_sign_symbol(where, numbering_system=system),
+    )
+
+
+def current() -> Numerals:
+    """The numerals of this request's language."""
+    return numerals(str(get_locale() or "en"))
+
+
+def write_page(response: Response) -> Response:
+    """Write the numbers of an HTML page in its language's numerals; other answers pass."""
+    if response.mimetype != "text/html" or response.direct_passthrough:
+        return response
+    written = current()
+    if written.system == "latn" and (written.minus, written.plus) == (MINUS, "+"):
+        return response
+    page, shown, at = response.get_data(as_text=True), [], 0
+    for kept in KEPT.finditer(page):
+        shown += [written.write(page[at : kept.start()]), kept.group(0)]
+        at = kept.end()
+    shown.append(written.write(page[at:]))
+    response.set_data("".join(shown))
+    return response
+
+
+def register(app: Flask) -> None:
+    """Rewrite each page's numbers after it is made, before it is compressed."""
+    app.after_request(write_page)
+    app.jinja_env.globals["numerals"] = lambda: current().system
