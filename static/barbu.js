@@ -49,6 +49,11 @@
     showCountSum(form);
   });
 
+  // A count tapped is typed over, not after: the 0 a box starts with never becomes 30.
+  document.addEventListener("focusin", (event) => {
+    if (event.target.matches("form.barbu input.count")) event.target.select();
+  });
+
   document.addEventListener("change", (event) => {
     const form = event.target.closest("form.barbu");
     if (!form) return;

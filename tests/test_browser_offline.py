@@ -239,3 +239,31 @@ def test_a_round_the_server_cannot_store_yet_keeps_waiting(
     expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=BACK_WITHIN_MS)
     assert len(table.rounds(match_id)) == 1
     close(page)
+
+
+def test_online_a_refusal_a_fix_a_double_tap_and_back_never_say_offline(table: Table):
+    """With the server answering all along, a refused deal, its fix, a double tap on Record
+    and Back leave the phone saying what the server holds: one deal, the form for the next,
+    nothing waiting, never "Offline"."""
+    match_id = table.start(BELOTE)
+    page = opened_online(table, match_id)
+    page.locator("input.points[data-side]").first.fill("100")
+    record(page)
+    expect(page.locator(".field-errors li").first).to_be_visible()
+    assert table.rounds(match_id) == []
+    fill_belote(page)
+    with page.expect_navigation():
+        page.locator(".next-round .actions button.primary").dblclick()
+    expect(page.locator(".notice span")).to_contain_text("1 recorded.")
+    page.go_back()
+    page.wait_for_load_state()
+    for _ in range(2):
+        expect(page.locator("#offline-banner")).to_be_hidden()
+        expect(page.locator("#bar-pending")).to_be_hidden()
+        expect(page.locator("#outbox")).to_be_hidden()
+        expect(page.locator(".bar-progress")).to_contain_text("Deal 2")
+        expect(page.locator(".next-round .actions button.primary")).to_have_text("Record deal 2")
+        # Whatever the phone checks meanwhile, it still says so a moment later.
+        page.wait_for_timeout(3000)
+    assert len(table.rounds(match_id)) == 1
+    close(page)

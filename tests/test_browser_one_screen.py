@@ -90,6 +90,16 @@ def barbu(page: Page, taps: Taps) -> None:
     taps.record("Record hand 1")
 
 
+def barbu_counts(page: Page, taps: Taps) -> None:
+    """A hand of counts (no tricks): the four counts, their sum and Record on one screen."""
+    taps.tap(page.locator("#contract").get_by_text("No tricks", exact=True))
+    for value, box in zip("3406", page.locator("input.count").all(), strict=True):
+        taps.type(value, box)
+    expect(page.locator(".count-sum")).to_contain_text("13 of 13")
+    taps.record("Record hand 1")
+    expect(page.locator(".bar-sides")).to_contain_text("P4 −12")
+
+
 def gaigel(page: Page, taps: Taps) -> None:
     taps.tap(page.locator("#winner .choice").first)
     taps.tap(page.locator("#outcome").get_by_text("Aus", exact=True))
@@ -108,6 +118,7 @@ PLAIN = {
     "belote": (belote, 8),
     "rami": (rami, 8),
     "barbu": (barbu, 4),
+    "barbu counts": (barbu_counts, 6),
     "gaigel": (gaigel, 4),
     "porrazo": (porrazo, 5),
 }
@@ -126,6 +137,7 @@ def started(page: Page, server: str, game: str) -> None:
     elif game == "rami":
         start_rami(page, server, "Ana", "Bo", "Cy", "Di")
     else:
+        game = game.split()[0]
         seats = {"barbu": 4, "gaigel": 4, "porrazo": 4}[game]
         boxes = TEAM_SEATS if game == "gaigel" else [f"players-{n}" for n in range(seats)]
         start_match(page, server, game, boxes)
