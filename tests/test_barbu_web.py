@@ -432,7 +432,7 @@ def test_correction_into_a_later_hands_contract_is_a_conflict(
     match_id = three_hands["id"]
     with unchanged(client, match_id):
         body = refused(send(client, "PUT", rounds_url(match_id, 1), NO_QUEENS), 409)
-    assert body["error"].startswith("Round 2 could no longer be scored after this change:")
+    assert body["error"].startswith("With this change, hand 2 could no longer be scored:")
     assert "Ana has played No queens already" in body["error"]
 
 
@@ -488,7 +488,7 @@ def test_correction_that_breaks_the_obligation_later_is_a_conflict(
         body = refused(
             send(client, "PUT", rounds_url(match_id, 1), doubled(NO_TRICKS, ["Cy", "Ana"])), 409
         )
-    assert body["error"].startswith("Round 7 could no longer be scored after this change:")
+    assert body["error"].startswith("With this change, hand 7 could no longer be scored:")
     assert "Bo must double Ana" in body["error"]
 
 
@@ -520,7 +520,7 @@ def test_removing_a_hand_later_hands_depend_on_is_a_conflict(
     with unchanged(client, match_id):
         response = client.delete(rounds_url(match_id, 1))
         body = refused(response, 409)
-    assert body["error"].startswith("Round 7 could no longer be scored after this change:")
+    assert body["error"].startswith("With this change, hand 7 could no longer be scored:")
     assert words in body["error"]
 
 
@@ -1168,7 +1168,7 @@ def test_edit_page_refuses_a_correction_later_hands_cannot_survive(
         assert response.status_code == 409
     doc = parse(response)
     [alert] = alerts(doc)
-    assert alert.startswith("Round 2 could no longer be scored after this change:")
+    assert alert.startswith("With this change, hand 2 could no longer be scored:")
     assert values(doc)["contract"] == "no_queens"
 
 

@@ -1383,6 +1383,13 @@ def test_a_coinche_match_is_called_coinche_on_every_page(client: FlaskClient, pa
     assert "Belote" not in doc.find("h1").text()
 
 
+def test_the_new_match_form_of_coinche_is_called_coinche(client: FlaskClient) -> None:
+    coinche = parse(client.get("/matches/new/belote?variant=coinche"))
+    assert coinche.find("h1").text() == "New Coinche match"
+    assert coinche.find("title").text().startswith("New Coinche match")
+    assert parse(client.get("/matches/new/belote")).find("h1").text() == "New Belote match"
+
+
 def test_a_refused_contract_is_told_in_the_tables_words(client: FlaskClient) -> None:
     match_id = start(client, variant="coinche")["id"]
     entered = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 100}, "last_trick": "Nous"}

@@ -978,7 +978,7 @@ def test_what_if_that_breaks_a_porrazo_event_is_refused(client: FlaskClient) -> 
     with unchanged(client, match_id):
         body = refused(what_if(client, match_id, "target=2"), 422)
     assert body["error"] == (
-        "Under these options round 2 could not be scored: Bo's porrazo of 6 would reach 2: "
+        "Under these options peg 2 could not be scored: Bo's porrazo of 6 would reach 2: "
         "record the next player's counter-porrazo if they matched, or confirm that it stands."
     )
 
@@ -991,7 +991,7 @@ def test_what_if_another_first_declarer_is_refused_for_a_declared_hand(
     with unchanged(client, match_id):
         body = refused(what_if(client, match_id, "first_declarer=Bo"), 422)
     assert body["error"] == (
-        "Under these options round 1 could not be scored: Hand 1 is Bo's to declare."
+        "Under these options hand 1 could not be scored: Hand 1 is Bo's to declare."
     )
 
 
@@ -1009,7 +1009,7 @@ def test_what_if_names_the_round_it_cannot_read(client: FlaskClient) -> None:
     with unchanged(client, match_id):
         body = refused(what_if(client, match_id, "rules=official"), 422)
     assert body["error"].startswith(
-        "Under these options round 2 could not be scored: Under official rules only one team's "
+        "Under these options deal 2 could not be scored: Under official rules only one team's "
         "announcements count"
     )
 
@@ -1018,7 +1018,7 @@ def test_what_if_names_the_first_round_when_it_is_the_one(client: FlaskClient) -
     match_id = start(client, "belote", BELOTE_TEAMS)
     play(client, match_id, belote_deal(72, 80, "Eux", announcements={"Nous": 50, "Eux": 20}))
     body = refused(what_if(client, match_id, "rules=official"), 422)
-    assert body["error"].startswith("Under these options round 1 could not be scored:")
+    assert body["error"].startswith("Under these options deal 1 could not be scored:")
 
 
 def test_what_if_without_an_enabled_variant_refuses_its_deal(client: FlaskClient) -> None:
@@ -1164,7 +1164,7 @@ def test_what_if_page_shows_a_round_that_could_not_be_scored(client: FlaskClient
     with unchanged(client, match_id):
         doc = page(client, f"/matches/{match_id}/whatif?target=2", 422)
     (message,) = alerts(doc)
-    assert message.startswith("Under these options round 2 could not be scored: ")
+    assert message.startswith("Under these options peg 2 could not be scored: ")
     assert values(doc.find("form", "whatif"))["target"] == "2"
     assert doc.find("table", "whatif-result") is None
 

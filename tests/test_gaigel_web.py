@@ -733,8 +733,8 @@ def test_correction_ending_the_match_before_later_deals_is_a_conflict(client: Fl
     with unchanged(client, match_id):
         body = refused(send(client, "PUT", rounds_url(match_id, 2), deal("Oben", "gaigel")), 409)
     assert body["error"].startswith(
-        "With this change the match would end after round 2, "
-        "but 2 more round(s) were played after it."
+        "With this change the match would end after deal 2, "
+        "but 2 more were played after it. Remove the later deals first."
     )
 
 
@@ -1544,7 +1544,7 @@ def test_edit_page_refuses_a_correction_ending_the_match_early(client: FlaskClie
         assert response.status_code == 409
     doc = parse(response)
     [alert] = alerts(doc)
-    assert alert.startswith("With this change the match would end after round 2")
+    assert alert.startswith("With this change the match would end after deal 2")
     shown = values(doc.find("form", "round-form"))
     assert (shown["winner"], shown["outcome"]) == ("Oben", "gaigel")
 

@@ -1002,7 +1002,7 @@ def test_correction_that_leaves_a_counter_by_the_porrazos_maker_is_a_conflict(
             send(client, "PUT", rounds_url(match_id, 1), BO_PORRAZO | {"player": "Cy"}), 409
         )
     assert body["error"] == (
-        "Round 2 could no longer be scored after this change: "
+        "With this change, peg 2 could no longer be scored: "
         "The counter-porrazo to Cy's porrazo of 6 is made by Ana, the next player, not Cy."
     )
     assert body["fields"] == {}
@@ -1015,7 +1015,7 @@ def test_removing_the_card_count_between_two_tendidos_is_a_conflict(
     with unchanged(client, match_id):
         body = refused(client.delete(rounds_url(match_id, 2)), 409)
     assert body["error"] == (
-        "Round 2 could no longer be scored after this change: "
+        "With this change, peg 2 could no longer be scored: "
         "The tendido is laid by the dealer, Ana, not Bo."
     )
     # Correcting the tendido itself into one Bo's turn can't have is refused at its field.
@@ -1103,7 +1103,7 @@ def test_correction_that_breaks_the_following_counter_is_a_conflict(
             send(client, "PUT", rounds_url(match_id, 1), by("Bo", "porrazo", "7", limpia="7")), 409
         )
     assert body["error"] == (
-        "Round 2 could no longer be scored after this change: "
+        "With this change, peg 2 could no longer be scored: "
         "A counter-porrazo matches the porrazo's 7."
     )
 
@@ -1115,14 +1115,14 @@ def test_correction_that_leaves_a_later_porrazo_waiting_is_a_conflict(client: Fl
     peg(client, match_id, by("Bo", "ronda", "2"), by("Bo", "porrazo", "6"), by("Ana", "ronda", "2"))
     with unchanged(client, match_id):
         body = refused(send(client, "PUT", rounds_url(match_id, 1), by("Bo", "ronda", "K")), 409)
-    assert body["error"] == f"Round 3 could no longer be scored after this change: {WAIT_AT_5}"
+    assert body["error"] == f"With this change, peg 3 could no longer be scored: {WAIT_AT_5}"
 
 
 def test_removing_the_porrazo_a_counter_answers_is_a_conflict(client: FlaskClient, porrazo: dict):
     match_id = peg(client, porrazo["id"], BO_PORRAZO, CY_COUNTER)["id"]
     with unchanged(client, match_id):
         body = refused(client.delete(rounds_url(match_id, 1)), 409)
-    assert body["error"].startswith("Round 1 could no longer be scored after this change:")
+    assert body["error"].startswith("With this change, peg 1 could no longer be scored:")
     assert "Counter-porrazo answers a pending porrazo, and none is waiting." in body["error"]
 
 
@@ -1813,7 +1813,7 @@ def test_edit_page_correction_rescores_and_a_breaking_one_is_refused(
         assert response.status_code == 409
     doc = parse(response)
     assert alerts(doc) == [
-        "Round 2 could no longer be scored after this change: "
+        "With this change, peg 2 could no longer be scored: "
         "A counter-porrazo matches the porrazo's 7."
     ]
     assert values(doc)["rank"] == "7"
