@@ -13,9 +13,19 @@
     return hand.querySelector('input[type="hidden"][name$="-cards"]');
   }
 
+  function padButton(rank) {
+    return document.querySelector(`.card-pad button[data-card="${rank}"]`);
+  }
+
   function valueOf(rank) {
-    const button = document.querySelector(`.card-pad button[data-card="${rank}"]`);
+    const button = padButton(rank);
     return button ? Number(button.dataset.value) : 0;
+  }
+
+  // A card as its pad button writes it: the rank a French pack prints (R, D, V), the joker.
+  function shownAs(rank) {
+    const button = padButton(rank);
+    return button ? button.textContent.trim() : rank;
   }
 
   function drawHand(hand) {
@@ -27,8 +37,8 @@
       chip.className = "chip";
       chip.name = "untap";
       chip.value = `${hand.dataset.seat}:${index}`;
-      chip.setAttribute("aria-label", say("sayTakeBack", { card }));
-      chip.textContent = `${inDigits(card)} ×`;
+      chip.setAttribute("aria-label", say("sayTakeBack", { card: shownAs(card) }));
+      chip.textContent = `${inDigits(shownAs(card))} ×`;
       return chip;
     }));
     const total = cards.reduce((sum, card) => sum + valueOf(card), 0);

@@ -263,3 +263,25 @@ def test_the_sheet_marks_who_went_out_and_a_rami_sec_on_the_row(client: FlaskCli
         for row in (sheet.find("tbody", id=f"round-{n}").find("tr").find_all("td") for n in (1, 2))
     ]
     assert marks == [["out", "", ""], ["", "", "rami sec"]]
+
+
+def test_the_card_pad_prints_ranks_as_the_languages_packs_do(client: FlaskClient) -> None:
+    """A French pack prints R, D, V for the king, queen and jack; the tap still sends K, Q, J."""
+    match_id = start(client)["id"]
+    client.post("/language", data={"language": "fr", "next": "/"})
+    doc = parse(client.get(f"/matches/{match_id}"))
+    pad = {
+        b.attrs["data-card"]: b.text()
+        for b in doc.find_all("button", "card")
+        if b.attrs.get("data-card")
+    }
+    assert (pad["K"], pad["Q"], pad["J"], pad["10"]) == ("R", "D", "V", "10")
+    tapped = typed(Bo=("", "y"), Cy=("7", "y")) | {"hands-1-cards": "K Q", "tap": "1:J"}
+    shown = parse(client.post(f"/matches/{match_id}/rounds", data=tapped))
+    chips = [
+        chip.text()
+        for chip in shown.find("fieldset", "hand", **{"data-player": "Bo"}).find_all(
+            "button", "chip"
+        )
+    ]
+    assert chips == ["R ×", "D ×", "V ×"]

@@ -23,6 +23,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import pgettext
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
@@ -71,6 +72,18 @@ RED_SUITS = re.compile("([♥♦])")
 def suits(text: Any) -> Markup:
     """Draw hearts and diamonds red, as on the cards, in text a page shows."""
     return Markup(RED_SUITS.sub(r'<span class="red-suit">\1</span>', str(escape(text))))
+
+
+@bp.app_template_filter("rank")
+def rank(code: str) -> str:
+    """Write a card's rank as the language's packs print it: a French queen is D (dame)."""
+    printed = {
+        "A": pgettext("card rank", "A"),
+        "J": pgettext("card rank", "J"),
+        "Q": pgettext("card rank", "Q"),
+        "K": pgettext("card rank", "K"),
+    }
+    return printed.get(code, code)
 
 
 SIGNED = r"(?:(?<![\w)])[+\u2212-])?\d+"
