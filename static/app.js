@@ -15,6 +15,10 @@ function say(phrase, values) {
 const NUMERALS = document.documentElement.dataset.numerals || "latn";
 const DIGITS = [...Array(10).keys()].map((d) => new Intl.NumberFormat("en-u-nu-" + NUMERALS).format(d));
 
+// Beside a zero that is a dot (٠, ۰) a middle dot reads as one more zero: such a page sets the
+// items of a line apart with its comma, as web/numerals.py does.
+const BETWEEN = ["arab", "arabext"].includes(NUMERALS) ? "، " : " · ";
+
 function inDigits(text) {
   return String(text).replace(/[0-9]/g, (d) => DIGITS[d]);
 }
@@ -30,7 +34,7 @@ function typedNumber(text) {
 }
 
 // What the games' own scripts (static/<game>.js) use of the shared code.
-window.Tablescore = { say, typedNumber, inDigits };
+window.Tablescore = { say, typedNumber, inDigits, BETWEEN };
 
 // Forms whose inputs depend on one choice (Barbu's contract, Porrazo's event) show only the
 // parts that choice needs; without JavaScript every part stays on the page.
@@ -391,7 +395,7 @@ async function showOutbox() {
     entry.querySelector(".outbox-summary").append(...parts.flatMap((part, i) => {
       const isolated = document.createElement("bdi");
       isolated.textContent = inDigits(part);
-      return i ? [" · ", isolated] : [isolated];
+      return i ? [BETWEEN, isolated] : [isolated];
     }));
     const state = item.state === "refused" ? section.dataset.sayRefused : item.message ? section.dataset.sayTrouble : section.dataset.sayWaiting;
     entry.querySelector(".outbox-state").textContent = state.replace("{time}", clock(item.at)).replace("{message}", item.message || "");

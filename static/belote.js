@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { say, typedNumber, inDigits } = window.Tablescore;
+  const { say, typedNumber, inDigits, BETWEEN } = window.Tablescore;
 
   function counter(form) {
     return JSON.parse(form.dataset.counter);
@@ -70,7 +70,7 @@
       shown.replaceChildren(...held.flatMap((text, i) => {
         const item = document.createElement("bdi");
         item.textContent = inDigits(text);
-        return i ? [" · ", item] : [item];
+        return i ? [BETWEEN, item] : [item];
       }));
       if (held.length) extra.open = true;
     });

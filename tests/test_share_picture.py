@@ -158,7 +158,7 @@ def test_every_note_and_place_gives_a_well_formed_svg(client: FlaskClient, note,
         # In Persian, the digits of a note are Persian too, as on the page.
         written = numerals(language).write
         assert written(note) in said
-        assert any(text.endswith(f" · {written(place)}") for text in said)
+        assert any(text.endswith(written(f" · {place}")) for text in said)
     assert Image.open(io.BytesIO(client.get(f"/matches/{match_id}/picture.png").data)).width == 720
 
 

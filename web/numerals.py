@@ -34,6 +34,13 @@ KEPT = re.compile(
 )
 """What a page's digits are never rewritten in: tags, scripts, codes, entities."""
 
+BETWEEN = " · "
+"""What the pages set between the items of a line: "Deal 3 · Ana deals", "Ana 12 · Bo 40"."""
+
+DOTTED_ZEROS = {"arab", "arabext"}
+"""Numbering systems whose zero is a dot (٠, ۰): a middle dot beside it reads as one more zero,
+so their lines are set apart with the language's comma instead ("آنا ۰، بهرام ۳۵")."""
+
 SIGN = re.compile(r"(?<![\w)])([+\u2212-])(?=\d)")
 """A sign before a number: a hyphen after a word or a bracket joins, it is no minus."""
 
@@ -46,11 +53,13 @@ class Numerals:
     digits: dict[int, str]
     minus: str
     plus: str
+    between: str
 
     def write(self, text: str) -> str:
-        """Write the digits and signs of a text as the language does."""
+        """Write the digits, signs and separators of a text as the language does."""
         signs = {"+": self.plus, "-": self.minus, MINUS: self.minus}
-        return SIGN.sub(lambda sign: signs[sign.group(1)], text).translate(self.digits)
+        text = SIGN.sub(lambda sign: signs[sign.group(1)], text).replace(BETWEEN, self.between)
+        return text.translate(self.digits)
 
 
 def number(points: int) -> str:
@@ -77,6 +86,7 @@ def numerals(language: str) -> Numerals:
         digits={ord("0") + d: chr(zero + d) for d in range(10)},
         minus=MINUS if minus == "-" else minus,
         plus=get_plus_sign_symbol(where, numbering_system=system),
+        between="، " if system in DOTTED_ZEROS else BETWEEN,
     )
 
 
