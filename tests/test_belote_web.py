@@ -1397,3 +1397,15 @@ def test_a_refused_contract_is_told_in_the_tables_words(client: FlaskClient) -> 
     assert response.status_code == 422
     said = response.json["fields"]["contract"][0]
     assert said == "Choose the contract: 80 to 160 by tens, capot or générale."
+
+
+def test_an_unanswered_last_trick_marks_its_chips_not_the_card_points(
+    client: FlaskClient, classic: dict[str, Any]
+) -> None:
+    response = post_deal(client, classic["id"], deal_form(nous="82", der=""))
+    assert response.status_code == 422
+    doc = parse(response)
+    points = doc.find("fieldset", id="last_trick")
+    assert "unanswered" in points.attrs["class"].split()
+    assert "invalid" not in points.attrs["class"].split()
+    assert field_errors(doc)["last_trick"]
