@@ -26,13 +26,13 @@ it in Unicode."""
 
 MINUS = "\u2212"
 
-KEPT = re.compile(
-    r"<(script|style|textarea|pre|code|kbd|samp)\b.*?</\1\s*>"
-    r"|<(\w+)\b[^>]*\btranslate=\"no\"[^>]*>.*?</\2\s*>"
-    r"|<!--.*?-->|<[^>]*>|&#?\w+;",
+PIECES = re.compile(
+    r"(<(?:script|style|textarea|pre|code|kbd|samp)\b.*?"
+    r"</(?:script|style|textarea|pre|code|kbd|samp)\s*>|<!--.*?-->|<[^>]*>|&#?\w+;)",
     re.DOTALL | re.IGNORECASE,
 )
-"""What a page's digits are never rewritten in: tags, scripts, codes, entities."""
+"""What a page's digits are never rewritten in: tags and their attributes, scripts, codes,
+comments, entities (&#39;). Between them is the text a phone reads."""
 
 BETWEEN = " · "
 """What the pages set between the items of a line: "Deal 3 · Ana deals", "Ana 12 · Bo 40"."""
@@ -41,8 +41,9 @@ DOTTED_ZEROS = {"arab", "arabext"}
 """Numbering systems whose zero is a dot (٠, ۰): a middle dot beside it reads as one more zero,
 so their lines are set apart with the language's comma instead ("آنا ۰، بهرام ۳۵")."""
 
-SIGN = re.compile(r"(?<![\w)])([+\u2212-])(?=\d)")
-"""A sign before a number: a hyphen after a word or a bracket joins, it is no minus."""
+SIGN = re.compile(r"([+\u2212-])(?<![\w)][+\u2212-])(?=\d)")
+"""A sign before a number: a hyphen after a word or a bracket joins, it is no minus. (The
+sign is matched first, then what stands before it, so that a page is read fast.)"""
 
 
 @dataclass(frozen=True)
@@ -50,16 +51,30 @@ class Numerals:
     """How one language writes a number: its numbering system, digits and minus sign."""
 
     system: str
-    digits: dict[int, str]
+    digits: dict[str, str]
     minus: str
     plus: str
     between: str
 
     def write(self, text: str) -> str:
         """Write the digits, signs and separators of a text as the language does."""
-        signs = {"+": self.plus, "-": self.minus, MINUS: self.minus}
-        text = SIGN.sub(lambda sign: signs[sign.group(1)], text).replace(BETWEEN, self.between)
-        return text.translate(self.digits)
+        text = SIGN.sub(lambda sign: self.plus if sign.group(1) == "+" else self.minus, text)
+        text = text.replace(BETWEEN, self.between)
+        # Ten replacements run faster than one translate of a text in Persian letters.
+        for latin, digit in self.digits.items():
+            text = text.replace(latin, digit)
+        return text
+
+    def write_html(self, html: str) -> str:
+        """Write the text of an HTML page as the language does, leaving its tags be; an
+        element marked translate="no" keeps its text as it is (a code, a link)."""
+        parts = PIECES.split(html)
+        texts = self.write("\x00".join(parts[::2])).split("\x00")
+        for i, tag in enumerate(parts[1::2]):
+            if 'translate="no"' in tag:
+                texts[i + 1] = parts[2 * i + 2]
+        parts[::2] = texts
+        return "".join(parts)
 
 
 def number(points: int) -> str:
@@ -83,7 +98,7 @@ def numerals(language: str) -> Numerals:
     minus = get_minus_sign_symbol(where, numbering_system=system)
     return Numerals(
         system=system,
-        digits={ord("0") + d: chr(zero + d) for d in range(10)},
+        digits={str(d): chr(zero + d) for d in range(10)},
         minus=MINUS if minus == "-" else minus,
         plus=get_plus_sign_symbol(where, numbering_system=system),
         between="، " if system in DOTTED_ZEROS else BETWEEN,
@@ -102,12 +117,8 @@ def write_page(response: Response) -> Response:
     written = current()
     if written.system == "latn" and (written.minus, written.plus) == (MINUS, "+"):
         return response
-    page, shown, at = response.get_data(as_text=True), [], 0
-    for kept in KEPT.finditer(page):
-        shown += [written.write(page[at : kept.start()]), kept.group(0)]
-        at = kept.end()
-    shown.append(written.write(page[at:]))
-    response.set_data("".join(shown))
+    page = written.write_html(response.get_data(as_text=True))
+    response.set_data(page)
     return response
 
 
