@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import circle_of, decoded, now_utc, rows
+from .database import add, circle_of, decoded, now_utc, rows
 
 
 def insert_event(db: Database, event: dict[str, Any]) -> int:
@@ -19,19 +19,21 @@ def insert_event(db: Database, event: dict[str, Any]) -> int:
     row = {key: value for key, value in event.items() if key != "options"}
     row["options_json"] = json.dumps(event["options"])
     row["circle_id"] = circle_of(db)
-    return db.table("events").insert(row).last_pk
+    return add(db, "events", row)
 
 
 def insert_entrant(db: Database, event_id: int, name: str, members: Any, joined: int) -> None:
     """Enter a team or a player, to be drawn from round `joined` on."""
-    db.table("event_entrants").insert(
+    add(
+        db,
+        "event_entrants",
         {
             "event_id": event_id,
             "name": name,
             "members_json": None if members is None else json.dumps(members),
             "joined_round": joined,
             "withdrawn_round": None,
-        }
+        },
     )
 
 
@@ -94,14 +96,16 @@ def insert_draw(
     db: Database, event_id: int, n: int, seed: int | None, byes: list[str], at: str | None = None
 ) -> None:
     """Record that round n was drawn, with its seed and byes, now or when an import says."""
-    db.table("event_rounds").insert(
+    add(
+        db,
+        "event_rounds",
         {
             "event_id": event_id,
             "round": n,
             "drawn_utc": at or now_utc(),
             "seed": seed,
             "byes_json": json.dumps(byes),
-        }
+        },
     )
 
 

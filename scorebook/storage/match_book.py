@@ -47,50 +47,51 @@ def insert_match(
     """
     players = list(players)
     circle = circle_of(db)
-    match_id = (
-        db.table("matches")
-        .insert(
-            {
-                "circle_id": circle,
-                "uid": uid,
-                "game": game,
-                "options_json": json.dumps(options),
-                "variant_json": json.dumps(variant, sort_keys=True),
-                "players_json": json.dumps(players),
-                "teams_json": None if teams is None else json.dumps(teams),
-                "created_utc": at,
-                "updated_utc": at,
-                "status": PLAYING,
-                "winner": None,
-                "totals_json": json.dumps(totals),
-                "rounds_played": 0,
-                "rematch_of": rematch_of,
-                "import_id": import_id,
-                "played_at": at,
-                **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
-            }
-        )
-        .last_pk
-    )
-    db.table("seats").insert_all(
+    match_id = add(
+        db,
+        "matches",
         {
             "circle_id": circle,
-            "match_id": match_id,
-            "seat": seat,
-            "name": name,
-            "name_key": name.casefold(),
-            "player_key": UNSEEN if import_id else name.casefold(),
-            "side": side_of(name, teams),
-        }
-        for seat, name in enumerate(players)
+            "uid": uid,
+            "game": game,
+            "options_json": json.dumps(options),
+            "variant_json": json.dumps(variant, sort_keys=True),
+            "players_json": json.dumps(players),
+            "teams_json": None if teams is None else json.dumps(teams),
+            "created_utc": at,
+            "updated_utc": at,
+            "status": PLAYING,
+            "winner": None,
+            "totals_json": json.dumps(totals),
+            "rounds_played": 0,
+            "rematch_of": rematch_of,
+            "import_id": import_id,
+            "played_at": at,
+            **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
+        },
     )
+    for seat, name in enumerate(players):
+        add(
+            db,
+            "seats",
+            {
+                "circle_id": circle,
+                "match_id": match_id,
+                "seat": seat,
+                "name": name,
+                "name_key": name.casefold(),
+                "player_key": UNSEEN if import_id else name.casefold(),
+                "side": side_of(name, teams),
+            },
+        )
     # The name typed last is the one shown.
     db.conn.executemany(
         """
         INSERT INTO players (circle_id, key, name, named_utc) VALUES (?, ?, ?, ?)
         ON CONFLICT (circle_id, key) DO UPDATE SET
-            name = iif(excluded.named_utc >= named_utc, excluded.name, name),
-            named_utc = max(named_utc, excluded.named_utc)
+            name = CASE WHEN excluded.named_utc >= named_utc THEN excluded.name ELSE name END,
+            named_utc = CASE WHEN excluded.named_utc > named_utc
+                THEN excluded.named_utc ELSE named_utc END
         """,
         [(circle, name.casefold(), name, at) for name in players],
     )

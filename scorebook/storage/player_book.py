@@ -17,8 +17,8 @@ RECORDS_TALLY = """
     select m.circle_id, s.player_key, m.game, m.variant_json, :sign,
         :sign * (m.status = 'finished'),
         :sign * (m.status = 'finished' and m.winner is s.side),
-        :sign * iif(m.status = 'finished',
-            (select value from json_each(m.totals_json) where key = s.side), 0)
+        :sign * CASE WHEN m.status = 'finished'
+            THEN (select value from json_each(m.totals_json) where key = s.side) ELSE 0 END
     from seats s join matches m on m.id = s.match_id
     where {matches} and m.abandoned_utc is null
     on conflict (circle_id, player_key, game, variant_json) do update set

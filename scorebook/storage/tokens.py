@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .database import circle_of, rows
+from .database import add, circle_of, rows, update
 from .faults import NotFound
 
 TABLES = {"phone": "scorers", "code": "handoffs"}
@@ -24,7 +24,7 @@ GRANTS = tuple(TABLES)
 def insert_scorer(db: Database, match_id: int, token_sha256: str, device: str, at: str) -> int:
     """Let the phone labelled `device`, holding the token of this digest, change a match."""
     row = {"match_id": match_id, "token_sha256": token_sha256, "device": device}
-    return db.table("scorers").insert(row | {"created_utc": at}).last_pk
+    return add(db, "scorers", row | {"created_utc": at})
 
 
 def active_scorer(db: Database, match_id: int, token_sha256: str) -> dict[str, Any] | None:
@@ -57,7 +57,7 @@ def scorers_of(db: Database, match_id: int) -> list[dict[str, Any]]:
 def insert_handoff(db: Database, match_id: int, code_sha256: str, at: str) -> int:
     """Keep a new handoff code's digest for a match."""
     row = {"match_id": match_id, "code_sha256": code_sha256, "created_utc": at}
-    return db.table("handoffs").insert(row).last_pk
+    return add(db, "handoffs", row)
 
 
 def waiting_handoff(db: Database, code_sha256: str) -> dict[str, Any] | None:
@@ -85,7 +85,7 @@ def handoffs_waiting(db: Database, match_id: int, since: str) -> list[dict[str, 
 
 def use_handoff(db: Database, handoff_id: int, device: str, at: str) -> None:
     """Mark a code used, by the phone labelled `device`."""
-    db.table("handoffs").update(handoff_id, {"used_utc": at, "device": device})
+    update(db, "handoffs", handoff_id, {"used_utc": at, "device": device})
 
 
 def check_grant(db: Database, kind: str, match_id: int, row_id: int) -> None:
@@ -100,4 +100,4 @@ def check_grant(db: Database, kind: str, match_id: int, row_id: int) -> None:
 
 def revoke_grant(db: Database, kind: str, row_id: int, at: str) -> None:
     """Take back a phone's right to score (kind "phone") or a code (kind "code")."""
-    db.table(TABLES[kind]).update(row_id, {"revoked_utc": at})
+    update(db, TABLES[kind], row_id, {"revoked_utc": at})

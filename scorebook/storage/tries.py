@@ -15,8 +15,8 @@ from contextlib import closing, contextmanager
 COUNT = """
     insert into tries (key, count, expires) values (:key, :amount, :now + :window)
     on conflict (key) do update set
-        count = iif(expires <= :now, :amount, count + :amount),
-        expires = iif(expires <= :now, :now + :window, expires)
+        count = CASE WHEN expires <= :now THEN :amount ELSE count + :amount END,
+        expires = CASE WHEN expires <= :now THEN :now + :window ELSE expires END
     returning count
 """
 """Add to a count, or start it again once its window closed: one statement, so two processes
