@@ -96,7 +96,7 @@ def test_record_two_rounds_by_tapping_cards_then_correct_the_first(page: Page, s
     page.locator("#round-1 a.round-n").tap()
     page.get_by_role("link", name="Correct or remove round 1").tap()
     expect(hand(page, "Bo").locator(".hand-total")).to_have_text("36 points")
-    hand(page, "Bo").get_by_role("button", name="Take back JK").tap()
+    hand(page, "Bo").get_by_role("button", name="Take back Joker").tap()
     expect(hand(page, "Bo").locator(".hand-total")).to_have_text("16 points")
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.get_by_role("status").first).to_contain_text("Round 1 corrected")
