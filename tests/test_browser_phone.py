@@ -180,12 +180,25 @@ def test_the_wide_pages_fit_360_pixels_in_every_language(
     context.add_cookies([{"name": "session", "value": table["cookie"], "url": table["base"]}])
     context.set_extra_http_headers({"Accept-Language": language})
     page = context.new_page()
-    wide = {}
+    wide, broken = {}, {}
     for path in table["wide"]:
         page.goto(table["base"] + path)
         assert page.evaluate("document.documentElement.lang") == language
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > PHONE["viewport"]["width"]:
             wide[path] = width
+        broken |= {f"{path}: {word}": lines for word, lines in page.evaluate(ONE_WORD_LINES)}
     context.close()
     assert not wide, f"{language}: pages wider than the phone: {wide}"
+    assert not broken, f"{language}: one word broken over lines: {broken}"
+
+
+ONE_WORD_LINES = """() => [...document.querySelectorAll(
+    ".sheet tfoot th, .chart-table.records tbody th, .standings thead th")]
+  .filter((cell) => !cell.textContent.trim().includes(" "))
+  .map((cell) => { const range = document.createRange(); range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return [cell.textContent.trim(), tops.size]; })
+  .filter(([, lines]) => lines > 1)"""
+"""Cells of one word (a sheet's "Total", a game's name, a standings heading) that the phone
+draws over more than one line: a word broken inside ("المجم/وع", "Barb/u")."""
