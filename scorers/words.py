@@ -27,7 +27,10 @@ RIGHT_TO_LEFT = {"fa", "ar"}
 """Languages written right to left: what fills their sentences is isolated."""
 isolating: ContextVar[bool] = ContextVar("isolating", default=False)
 
-FIRST_STRONG, POP = "\u2068", "\u2069"
+RIGHT_TO_LEFT_ISOLATE, POP = "\u2067", "\u2069"
+"""A right-to-left isolate, not a first-strong one: a page sets every name and number of a
+list apart in isolates of its own (<bdi>), and a first-strong isolate, finding no letter
+outside them, would run the list left to right ("داریوش" read first)."""
 MINUS = "\u2212"
 
 
@@ -39,7 +42,7 @@ def isolated(value: Any) -> Any:
     text = str(value)
     if isinstance(value, int | float) and text.startswith("-"):
         text = MINUS + text[1:]
-    return f"{FIRST_STRONG}{text}{POP}"
+    return f"{RIGHT_TO_LEFT_ISOLATE}{text}{POP}"
 
 
 class Sentence(str):

@@ -5,6 +5,7 @@ times in the phone's own time zone."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.browser
 # The served app of tests/test_browser_scoring.py, and its phones, for this module.
 table = test_browser_scoring.table
 
-ISOLATES = ("\u2068", "\u2069")
+ISOLATES = ("\u2067", "\u2069")
 DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
 
 
@@ -110,7 +111,7 @@ def test_persian_sentences_isolate_names_and_numbers(table: Table):
     # Persian digits, and the minus as CLDR writes it in Persian: a left-to-right mark first.
     minus_two = "\u200e−۲"
     items = [f"{name} {count} × {minus_two}" for name, count in zip(players, "۴۳۳۳", strict=True)]
-    listed = "\u2068" + "; ".join(items) + "\u2069"
+    listed = "\u2067" + "; ".join(items) + "\u2069"
     assert listed in texts[0]
     apart = steps.first.locator("bdi").all_text_contents()
     assert apart[-12:] == [
@@ -127,11 +128,41 @@ def test_persian_sentences_isolate_names_and_numbers(table: Table):
         "۳",
         minus_two,
     ]
-    assert "\u2068\u200e\u2212۲۶\u2069" in texts[1]
+    assert "\u2067\u200e\u2212۲۶\u2069" in texts[1]
     # Right to left, each number still reads left to right: its minus sits left of its digits.
     signed = steps.first.locator("bdi[dir='ltr']", has_text="−۲").first
     minus, digit = signed.evaluate(SIGN_AND_DIGIT)
     assert minus < digit
+    assert read_right_to_left(steps.first, players), "the list's items run left to right"
+    close(page)
+
+
+NAMES_AT = """(li, names) => [...li.querySelectorAll("bdi")]
+  .filter((bdi) => names.includes(bdi.textContent))
+  .map((bdi) => { const box = bdi.getBoundingClientRect(); return [box.x, box.y]; })"""
+"""Where each name of a sentence is drawn, in the sentence's order."""
+
+
+def read_right_to_left(sentence, players: list[str]) -> bool:
+    """Say whether a sentence's names come in its order as a right-to-left reader meets them:
+    each further left on its line, or on a line below."""
+    at = sentence.evaluate(NAMES_AT, players)[-len(players) :]
+    return all(y2 > y1 or (y2 == y1 and x2 < x1) for (x1, y1), (x2, y2) in pairwise(at))
+
+
+def test_an_arabic_list_keeps_its_order_right_to_left(table: Table):
+    """Arabic, with Arabic names and its own minus (U+061C): the items of "آنا ٤ × -٢; باسل
+    ٣ × -٢; …" are met right to left in the order the sentence gives them."""
+    players = ["آنا", "باسل", "سلمى", "دانة"]
+    match_id = table.start(
+        {"game": "barbu", "players": players},
+        {"contract": "no_tricks", "taken": dict(zip(players, [4, 3, 3, 3], strict=True))},
+    )
+    page = table.phone("light", "ar")
+    page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
+    first = page.locator("ol.steps li").first
+    expect(first).to_contain_text("آنا ٤ × \u061c-٢; باسل ٣ × \u061c-٢")
+    assert read_right_to_left(first, players)
     close(page)
 
 

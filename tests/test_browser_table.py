@@ -97,7 +97,7 @@ def test_a_rami_match_started_and_scored_in_persian(page: Page, server: str):
     capped = "{player} never melded: {value} + {bonus} = {charged}, capped at {cap}."
     # Each name and number filled into a right-to-left sentence is isolated.
     filled = {"player": "Cy", "value": 152, "bonus": 25, "charged": 177, "cap": 100}
-    isolated = {name: f"\u2068{value}\u2069" for name, value in filled.items()}
+    isolated = {name: f"\u2067{value}\u2069" for name, value in filled.items()}
     assert explanation(page, 1)[-1] == persian(fa.gettext(capped).format(**isolated))
     no_sideways_scroll(page)
 
