@@ -111,7 +111,7 @@ def test_persian_sentences_isolate_names_and_numbers(table: Table):
     # Persian digits, and the minus as CLDR writes it in Persian: a left-to-right mark first.
     minus_two = "\u200e−۲"
     items = [f"{name} {count} × {minus_two}" for name, count in zip(players, "۴۳۳۳", strict=True)]
-    listed = "\u2067" + "; ".join(items) + "\u2069"
+    listed = "\u2067" + "؛ ".join(items) + "\u2069"
     assert listed in texts[0]
     apart = steps.first.locator("bdi").all_text_contents()
     assert apart[-12:] == [
@@ -151,7 +151,7 @@ def read_right_to_left(sentence, players: list[str]) -> bool:
 
 
 def test_an_arabic_list_keeps_its_order_right_to_left(table: Table):
-    """Arabic, with Arabic names and its own minus (U+061C): the items of "آنا ٤ × -٢; باسل
+    """Arabic, with Arabic names and its own minus (U+061C): the items of "آنا ٤ × -٢؛ باسل
     ٣ × -٢; …" are met right to left in the order the sentence gives them."""
     players = ["آنا", "باسل", "سلمى", "دانة"]
     match_id = table.start(
@@ -161,7 +161,7 @@ def test_an_arabic_list_keeps_its_order_right_to_left(table: Table):
     page = table.phone("light", "ar")
     page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
     first = page.locator("ol.steps li").first
-    expect(first).to_contain_text("آنا ٤ × \u061c-٢; باسل ٣ × \u061c-٢")
+    expect(first).to_contain_text("آنا ٤ × \u061c-٢؛ باسل ٣ × \u061c-٢")
     assert read_right_to_left(first, players)
     close(page)
 

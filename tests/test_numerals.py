@@ -22,7 +22,9 @@ def test_each_language_has_its_numerals_from_cldr():
     assert arabic.write("−12 و 80-160 +5") == "\u061c-١٢ و ٨٠-١٦٠ \u061c+٥"
     assert french.write("−12") == "−12"
     # A middle dot beside a zero that is a dot reads as another zero: the comma sets items apart.
-    assert persian.write("آنا 0 · بهرام 35") == "آنا ۰، بهرام ۳۵"
+    assert (
+        persian.write("آنا 0 · بهرام 35; سارا 7, داریوش 2") == "آنا ۰، بهرام ۳۵؛ سارا ۷، داریوش ۲"
+    )
     assert french.write("Ana 0 · Bo 35") == "Ana 0 · Bo 35"
 
 

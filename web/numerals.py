@@ -1,4 +1,5 @@
-"""The digits and the minus sign of each page, as its language writes numbers (CLDR).
+"""The digits and signs of each page, as its language writes numbers (CLDR), and the marks
+between a list's items, as its script writes them.
 
 Templates and scorers write numbers in Latin digits with a real minus (−12). A Persian page
 writes ۱۲ and an Arabic one ١٢, each with its own sign before a negative number, so one page
@@ -37,9 +38,12 @@ comments, entities (&#39;). Between them is the text a phone reads."""
 BETWEEN = " · "
 """What the pages set between the items of a line: "Deal 3 · Ana deals", "Ana 12 · Bo 40"."""
 
+ARABIC_MARKS = ((BETWEEN, "، "), (", ", "، "), ("; ", "؛ "))
+"""The marks between a list's items as Arabic script writes them, for the numbering systems
+whose zero is a dot (٠, ۰): a middle dot beside one reads as one more zero, and a Latin comma
+or semicolon is foreign to the script ("آنا ۰، بهرام ۳۵؛ سارا ۷")."""
+
 DOTTED_ZEROS = {"arab", "arabext"}
-"""Numbering systems whose zero is a dot (٠, ۰): a middle dot beside it reads as one more zero,
-so their lines are set apart with the language's comma instead ("آنا ۰، بهرام ۳۵")."""
 
 SIGN = re.compile(r"([+\u2212-])(?<![\w)][+\u2212-])(?=\d)")
 """A sign before a number: a hyphen after a word or a bracket joins, it is no minus. (The
@@ -54,12 +58,13 @@ class Numerals:
     digits: dict[str, str]
     minus: str
     plus: str
-    between: str
+    marks: tuple[tuple[str, str], ...]
 
     def write(self, text: str) -> str:
         """Write the digits, signs and separators of a text as the language does."""
         text = SIGN.sub(lambda sign: self.plus if sign.group(1) == "+" else self.minus, text)
-        text = text.replace(BETWEEN, self.between)
+        for latin, mark in self.marks:
+            text = text.replace(latin, mark)
         # Ten replacements run faster than one translate of a text in Persian letters.
         for latin, digit in self.digits.items():
             text = text.replace(latin, digit)
@@ -101,7 +106,7 @@ def numerals(language: str) -> Numerals:
         digits={str(d): chr(zero + d) for d in range(10)},
         minus=MINUS if minus == "-" else minus,
         plus=get_plus_sign_symbol(where, numbering_system=system),
-        between="، " if system in DOTTED_ZEROS else BETWEEN,
+        marks=ARABIC_MARKS if system in DOTTED_ZEROS else (),
     )
 
 
