@@ -15,9 +15,9 @@ function say(phrase, values) {
 const NUMERALS = document.documentElement.dataset.numerals || "latn";
 const DIGITS = [...Array(10).keys()].map((d) => new Intl.NumberFormat("en-u-nu-" + NUMERALS).format(d));
 
-// Beside a zero that is a dot (٠, ۰) a middle dot reads as one more zero: such a page sets the
-// items of a line apart with its comma, as web/numerals.py does.
-const BETWEEN = ["arab", "arabext"].includes(NUMERALS) ? "، " : " · ";
+// What the page sets between the items of a line (<html data-between>): beside a zero that is
+// a dot (٠, ۰) a middle dot would read as one more zero, so such a page uses its comma.
+const BETWEEN = document.documentElement.dataset.between || " · ";
 
 function inDigits(text) {
   return String(text).replace(/[0-9]/g, (d) => DIGITS[d]);

@@ -94,17 +94,24 @@ SIGN_AND_DIGIT = """bdi => { const text = bdi.firstChild, range = document.creat
 """Where a signed number's minus and first digit are drawn, from the left of the screen."""
 
 
-def test_persian_sentences_isolate_names_and_numbers(table: Table):
-    """With Persian names, every name and every signed number is set apart on its own, not
-    the list as a whole: "آنا 4 × −2; بهرام 3 × −2" keeps each item whole, in order, with a
-    real minus."""
-    players = ["آنا", "بهرام", "سارا", "داریوش"]
+def no_tricks_why(table: Table, players: list[str], language: str) -> Page:
+    """Open, in a language, the Why? of a Barbu hand of no tricks the players took 4, 3, 3, 3
+    of: its first step lists each of them with a count and −2."""
     match_id = table.start(
         {"game": "barbu", "players": players},
         {"contract": "no_tricks", "taken": dict(zip(players, [4, 3, 3, 3], strict=True))},
     )
-    page = table.phone("light", "fa")
+    page = table.phone("light", language)
     page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
+    return page
+
+
+def test_persian_sentences_isolate_names_and_numbers(table: Table):
+    """With Persian names, every name and every signed number is set apart on its own, not
+    the list as a whole: "آنا ۴ × −۲؛ بهرام ۳ × −۲" keeps each item whole, in order, with a
+    real minus."""
+    players = ["آنا", "بهرام", "سارا", "داریوش"]
+    page = no_tricks_why(table, players, "fa")
     steps = page.locator("ol.steps li")
     texts = steps.all_text_contents()
     assert texts and all(ISOLATES[0] in step and ISOLATES[1] in step for step in texts)
@@ -152,14 +159,9 @@ def read_right_to_left(sentence, players: list[str]) -> bool:
 
 def test_an_arabic_list_keeps_its_order_right_to_left(table: Table):
     """Arabic, with Arabic names and its own minus (U+061C): the items of "آنا ٤ × -٢؛ باسل
-    ٣ × -٢; …" are met right to left in the order the sentence gives them."""
+    ٣ × -٢؛ …" are met right to left in the order the sentence gives them."""
     players = ["آنا", "باسل", "سلمى", "دانة"]
-    match_id = table.start(
-        {"game": "barbu", "players": players},
-        {"contract": "no_tricks", "taken": dict(zip(players, [4, 3, 3, 3], strict=True))},
-    )
-    page = table.phone("light", "ar")
-    page.goto(f"{table.base}/matches/{match_id}/rounds/1/why")
+    page = no_tricks_why(table, players, "ar")
     first = page.locator("ol.steps li").first
     expect(first).to_contain_text("آنا ٤ × \u061c-٢؛ باسل ٣ × \u061c-٢")
     assert read_right_to_left(first, players)

@@ -171,15 +171,22 @@ def html_tag(client: FlaskClient, url: str = "/", **headers: str) -> dict[str, s
 
 
 def test_english_without_a_choice(client: FlaskClient) -> None:
-    assert html_tag(client) == {"lang": "en", "dir": "ltr", "data-numerals": "latn"}
+    tag = html_tag(client)
+    assert tag == {"lang": "en", "dir": "ltr", "data-numerals": "latn", "data-between": " · "}
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_browser_language_is_followed(client: FlaskClient, language: str) -> None:
     direction = "rtl" if language in RIGHT_TO_LEFT else "ltr"
     digits = {"fa": "arabext", "ar": "arab"}.get(language, "latn")
+    between = "، " if language in RIGHT_TO_LEFT else " · "
     tag = html_tag(client, **{"Accept-Language": f"{language},en;q=0.5"})
-    assert tag == {"lang": language, "dir": direction, "data-numerals": digits}
+    assert tag == {
+        "lang": language,
+        "dir": direction,
+        "data-numerals": digits,
+        "data-between": between,
+    }
 
 
 def test_an_unknown_browser_language_falls_back_to_english(client: FlaskClient) -> None:

@@ -285,3 +285,23 @@ def test_the_card_pad_prints_ranks_as_the_languages_packs_do(client: FlaskClient
         )
     ]
     assert chips == ["R ×", "D ×", "V ×"]
+
+
+def test_a_refusal_kept_before_corrections_were_redirected_still_comes_back(
+    client: FlaskClient,
+) -> None:
+    """A phone that kept a refused round before this server knew corrections' refusals (its
+    session names no round) gets it back on the match page, not an error."""
+    match_id = start(client)["id"]
+    typed_round = list((typed(Bo=("12", ""), Cy=("7", "y")) | {"record": "1"}).items())
+    with client.session_transaction() as session:
+        session["refused_round"] = {
+            "match": match_id,
+            "form": typed_round,
+            "fields": {"hands-1-melded": ["Say whether Bo had melded."]},
+            "form_errors": [],
+            "refused": None,
+        }
+    doc = parse(client.get(f"/matches/{match_id}"))
+    assert field_errors(doc) == {"hands-1-melded": ["Say whether Bo had melded."]}
+    assert values(doc)["hands-1-points"] == "12"

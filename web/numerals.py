@@ -21,11 +21,11 @@ from babel.numbers import get_minus_sign_symbol, get_plus_sign_symbol
 from flask import Flask, Response
 from flask_babel import get_locale
 
+from scorers.words import MINUS
+
 ZEROS = {"latn": "0", "arab": "\u0660", "arabext": "\u06f0"}
 """The digit zero of each numbering system the pages' languages use; the nine others follow
 it in Unicode."""
-
-MINUS = "\u2212"
 
 PIECES = re.compile(
     r"(<(?:script|style|textarea|pre|code|kbd|samp)\b.*?"
@@ -59,6 +59,11 @@ class Numerals:
     minus: str
     plus: str
     marks: tuple[tuple[str, str], ...]
+
+    @property
+    def between(self) -> str:
+        """What this language sets between the items of a line, as the scripts write it too."""
+        return dict(self.marks).get(BETWEEN, BETWEEN)
 
     def write(self, text: str) -> str:
         """Write the digits, signs and separators of a text as the language does."""
@@ -130,4 +135,4 @@ def write_page(response: Response) -> Response:
 def register(app: Flask) -> None:
     """Rewrite each page's numbers after it is made, before it is compressed."""
     app.after_request(write_page)
-    app.jinja_env.globals["numerals"] = lambda: current().system
+    app.jinja_env.globals["numerals"] = current

@@ -285,15 +285,11 @@ def match(match_id: int) -> ResponseReturnValue:
     undone = taken_back(match, request.args.get("undone"))
     # Just after an undo, the page offers to restore what was taken back instead.
     recorded = None if undone else latest(match, request.args.get("recorded"))
-    refused = session.pop("refused_round", None)
-    if refused is not None and (refused["match"], refused["round"]) == (match_id, None):
-        # A refused round was redirected here (post/redirect/get): it comes back as typed,
-        # with what was refused, and a reload asks nothing.
-        form = round_form_of(match.scorer)(
-            match.table, MultiDict(refused["form"]), state=match.replay.state
-        )
-        show_kept_refusal(form, refused)
-        return show_match(match, form)
+    # A refused round redirected here (post/redirect/get) comes back as typed, with what was
+    # refused, and a reload asks nothing.
+    kept = kept_refusal(match, None, match.replay.state)
+    if kept is not None:
+        return show_match(match, kept)
     form = round_form_of(match.scorer)(
         match.table, entered=undone.input if undone else None, state=match.replay.state
     )
@@ -324,12 +320,18 @@ def leaves(form: Any) -> Iterator[Any]:
             yield from leaves(inner)
 
 
-def show_kept_refusal(form: Any, kept: dict[str, Any]) -> None:
-    """Put back on a form what was refused when it was sent."""
+def kept_refusal(match: matches.Match, n: int | None, state: Any) -> Any:
+    """Take the refused round this browser kept for this page (the next round's, n None, or
+    round n's correction): its form as typed, with what was refused; None if it kept none."""
+    kept = session.pop("refused_round", None)
+    if kept is None or (kept["match"], kept.get("round")) != (match.id, n):
+        return None
+    form = round_form_of(match.scorer)(match.table, MultiDict(kept["form"]), state=state)
     for field in leaves(form):
         if field.name in kept["fields"]:
             field.errors = kept["fields"][field.name]
     form.form_errors, form.refused = kept["form_errors"], kept["refused"]
+    return form
 
 
 def latest(match: matches.Match, round_id: str | None) -> matches.Round | None:
@@ -501,13 +503,11 @@ def edit_round(match_id: int, n: int) -> ResponseReturnValue:
     stored = match.round(n)
     state = match.state_before(n)
     if request.method == "GET":
-        refused = session.pop("refused_round", None)
-        if refused is not None and (refused["match"], refused["round"]) == (match_id, n):
-            # A refused correction was redirected here: it comes back as typed, with what
-            # was refused, for the round as it stands now.
-            form = round_form_of(match.scorer)(match.table, MultiDict(refused["form"]), state=state)
-            show_kept_refusal(form, refused)
-            return edit_page(match, stored, form)
+        # A refused correction redirected here comes back the same way, for the round as it
+        # stands now.
+        kept = kept_refusal(match, n, state)
+        if kept is not None:
+            return edit_page(match, stored, kept)
         form = round_form_of(match.scorer)(match.table, entered=stored.input, state=state)
         return edit_page(match, stored, form)
     form = round_form_of(match.scorer)(match.table, request.form, state=state)
