@@ -394,7 +394,7 @@ def import_apart(
     if kind == "refused":
         raise Refusal(said, fields)
     if kind == "storage":
-        raise storage.Unavailable(said)
+        raise storage.Unavailable(said, fields)
     if kind == "conflict":
         raise matches.Conflict(said)
     return Outcome(**said)
@@ -420,7 +420,7 @@ def import_alone(
     except Refusal as refusal:
         said = ("refused", refusal.message, refusal.fields)
     except storage.Unavailable as fault:
-        said = ("storage", str(fault), None)
+        said = ("storage", str(fault), fault.reason)
     except matches.Conflict as conflict:
         said = ("conflict", str(conflict), None)
     finally:

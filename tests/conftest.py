@@ -1,8 +1,14 @@
 """Fixtures: an app over a temporary database, its test client, helpers to start matches, a
-served app for the browser journeys, and the one Chromium every browser test shares."""
+served app for the browser journeys, and the one Chromium every browser test shares.
+
+`pytest --engine postgresql` runs every test of storage, the API and the pages (each test
+that takes the `app` fixture) over PostgreSQL instead: a throwaway cluster of its own, a fresh
+database for each test.
+"""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -19,8 +25,97 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from scorebook import storage
+from tests.postgres import Cluster, binaries
+from tests.served import free_port
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Let the run choose the engine the app fixture stores in."""
+    parser.addoption(
+        "--engine",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="the engine every test taking the app fixture runs on (default: sqlite)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Name the marker of tests that read the SQLite file itself."""
+    config.addinivalue_line(
+        "markers", "sqlite_only: reads or breaks the SQLite file itself, beneath storage"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, run only the tests whose app stores there: those that take the app
+    fixture, unless they reach beneath storage into an SQLite file."""
+    if config.getoption("engine") != "postgresql":
+        return
+    kept, left = [], []
+    for item in items:
+        on_app = "app" in getattr(item, "fixturenames", ())
+        beneath = item.get_closest_marker("sqlite_only") or item.get_closest_marker("browser")
+        (kept if on_app and not beneath else left).append(item)
+    config.hook.pytest_deselected(items=left)
+    items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def engine(request: pytest.FixtureRequest) -> str:
+    """Name the engine this run stores in."""
+    return request.config.getoption("engine")
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[Cluster]:
+    """Start a throwaway PostgreSQL cluster for the run, with one migrated database every
+    test's database is copied from."""
+    if binaries() is None:
+        needed("/usr/lib/postgresql/<version>/bin/initdb", "postgresql")
+    started = Cluster(free_port()).start()
+    template = started.create("migrated")
+    storage.prepare(template)
+    storage.let_go(template)
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def another_database(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[[], str]]:
+    """Return a function that makes a fresh, migrated database on the run's engine, and
+    returns its address; each is dropped after the test."""
+    made: list[str] = []
+
+    def make() -> str:
+        number = next(NUMBERS)
+        if engine == "sqlite":
+            path = tmp_path / ("tablescore.sqlite" if not made else f"other-{number}.sqlite")
+            shutil.copyfile(request.getfixturevalue("migrated"), path)
+            made.append(str(path))
+        else:
+            cluster: Cluster = request.getfixturevalue("cluster")
+            made.append(cluster.create(f"test_{number}", template="migrated"))
+        return made[-1]
+
+    yield make
+    for address in made:
+        storage.let_go(address)
+        if engine == "postgresql":
+            request.getfixturevalue("cluster").drop(address.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def database(another_database: Callable[[], str]) -> str:
+    """Return the address of a fresh, migrated database for one test, on the run's engine."""
+    return another_database()
+
+
+NUMBERS = itertools.count()
+"""Numbers the databases tests make on PostgreSQL."""
 
 
 @pytest.fixture(scope="session")
@@ -35,14 +130,12 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def app(tmp_path: Path, migrated: Path) -> Flask:
-    """Return an app whose whole state lives in a fresh SQLite file."""
-    database = tmp_path / "tablescore.sqlite"
-    shutil.copyfile(migrated, database)
+def app(database: str) -> Flask:
+    """Return an app whose whole state lives in a fresh database."""
     return create_app(
         {
             "TESTING": True,
-            "DATABASE": str(database),
+            "DATABASE": database,
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
         }

@@ -4,7 +4,6 @@ each is recorded exactly once when the connection is back; one the server refuse
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorebook import matches
+from scorebook.storage import Unavailable
 from tests.test_browser_scoring import (
     BELOTE,
     BELOTE_DEAL,
@@ -220,7 +220,7 @@ def test_a_round_the_server_cannot_store_yet_keeps_waiting(
     offline_record(page, fill_gaigel)
 
     def full(*args: Any, **kwargs: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+        raise Unavailable("database or disk is full")
 
     with monkeypatch.context() as storage:
         storage.setattr(matches, "add_round", full)

@@ -7,7 +7,6 @@ worked out by hand from RULES.md and the rules texts the pages show.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from typing import Any
@@ -16,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorebook import matches
+from scorebook import matches, storage
 from scorers import GAMES
 from tests.api_helpers import send
 from tests.html_reader import Node, alerts, parse, values
@@ -482,8 +481,8 @@ def test_the_change_log_file_refuses_rewrites(
     app: Flask, client: FlaskClient, statement: str
 ) -> None:
     match_id = rami(client, RAMI_OUT)
-    with closing(sqlite3.connect(app.config["DATABASE"])) as db:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with closing(storage.connect(app.config["DATABASE"])) as db:
+        with pytest.raises(storage.Duplicate, match="append-only"):
             db.execute(statement)
     assert [change["action"] for change in log(client, match_id)] == ["add"]
 

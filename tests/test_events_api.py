@@ -8,7 +8,6 @@ import csv
 import io
 import itertools
 import json
-import sqlite3
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,7 +24,6 @@ from api_helpers import (
 )
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlite_utils import Database
 
 from app import create_app
 from scorebook import events, storage
@@ -396,7 +394,7 @@ def database(app: Flask) -> dict[str, list[tuple]]:
     """Every row of every table: what a refused request must leave as it was."""
     db = storage.connect(app.config["DATABASE"])
     try:
-        names = [row[0] for row in db.execute("select name from sqlite_master where type='table'")]
+        names = storage.table_names(db)
         return {
             name: sorted(db.execute(f"select * from {name}").fetchall(), key=repr) for name in names
         }
@@ -404,11 +402,14 @@ def database(app: Flask) -> dict[str, list[tuple]]:
         db.close()
 
 
-def other_phone(app: Flask) -> Database:
-    """A connection of another process to the app's file; it waits a moment at most for the
-    write lock, so a change made while a draw holds it fails at once."""
-    db = Database(sqlite3.connect(app.config["DATABASE"], timeout=0.2))
-    db.execute("PRAGMA foreign_keys = ON")
+def other_phone(app: Flask) -> storage.Database:
+    """A connection of another process to the app's database; it waits a moment at most for
+    the write lock, so a change made while a draw holds it fails at once."""
+    db = storage.connect(app.config["DATABASE"])
+    if storage.engine_name(app.config["DATABASE"]) == "sqlite":
+        db.execute("PRAGMA busy_timeout = 200")
+    else:
+        db.execute("SET lock_timeout = '200ms'")
     return db
 
 

@@ -21,6 +21,8 @@ from flask.testing import FlaskClient
 from app import create_app
 from scorebook import storage
 
+pytestmark = pytest.mark.sqlite_only  # the plans SQLite makes
+
 WATCHED = {"matches", "seats", "rounds", "changes"}
 """The tables that grow with every match played."""
 

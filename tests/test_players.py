@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -16,6 +15,7 @@ from sqlite_utils import Database
 
 from app import create_app
 from scorebook import storage
+from scorebook.storage.database import rows
 from scorebook.storage.migrations import migrations
 from tests.conftest import ScoringPhone
 from tests.html_reader import Node, alerts, field_errors, parse
@@ -244,7 +244,7 @@ def rename(client: FlaskClient, name: str, to: Any) -> Any:
 
 def renames(db: Database) -> list[tuple[str, str]]:
     """Return the renames log: the key renamed, and the name it was given."""
-    return [(row["from_key"], row["to_name"]) for row in db.query("select * from renames")]
+    return [(row["from_key"], row["to_name"]) for row in rows(db, "select * from renames")]
 
 
 def test_rename_moves_the_history_not_the_matches(client: FlaskClient, db: Database) -> None:
@@ -360,14 +360,14 @@ def test_the_renames_log_refuses_update_and_delete(client: FlaskClient, db: Data
     finished_duel(client, "Ana", "Bo")
     rename(client, "Ana", "Anabel")
     for statement in ("update renames set to_name = 'Ana'", "delete from renames"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(storage.Duplicate, match="append-only"):
             db.execute(statement)
     assert renames(db) == [("ana", "Anabel")]
 
 
 def test_migration_gives_existing_seats_their_player(tmp_path) -> None:
     path = str(tmp_path / "old.sqlite")
-    old = storage.connect(path)
+    old = Database(path)
     migrations.apply(old, stop_before="m002_player_keys")
     at = "2024-03-01T10:00:00Z"
     old.table("matches").insert(
@@ -392,8 +392,8 @@ def test_migration_gives_existing_seats_their_player(tmp_path) -> None:
     )
     old.close()
     storage.prepare(path)
-    db = storage.connect(path)
-    assert [row["player_key"] for row in db.query("select * from seats order by seat")] == [
+    db = Database(path)
+    assert [row["player_key"] for row in rows(db, "select * from seats order by seat")] == [
         "ana",
         "bo",
     ]
@@ -656,17 +656,19 @@ def recount(db: Database) -> dict[str, Any]:
     (the last given, typed at a table or by a rename), their records per game and options, and
     their rivalries."""
     named: dict[str, str] = {}
-    typed = db.query(
+    typed = rows(
+        db,
         "select s.name, m.created_utc as at, 0 as renamed from seats s join matches m "
         "on m.id = s.match_id where s.name_key = s.player_key "
-        "union all select to_name, at_utc, 1 from renames order by at, renamed"
+        "union all select to_name, at_utc, 1 from renames order by at, renamed",
     )
     for row in typed:
         named[row["name"].casefold()] = row["name"]
     seated = list(
-        db.query(
+        rows(
+            db,
             "select s.*, m.game, m.variant_json, m.teams_json, m.status, m.winner, "
-            "m.totals_json from seats s join matches m on m.id = s.match_id"
+            "m.totals_json from seats s join matches m on m.id = s.match_id",
         )
     )
     records: dict[tuple, list[int]] = {}
@@ -696,10 +698,10 @@ def recount(db: Database) -> dict[str, Any]:
 
 def kept(db: Database) -> dict[str, Any]:
     """Return what the app keeps per player: names, records and rivalries, as recount does."""
-    records = db.query("select * from records where matches > 0")
-    rivalries = db.query("select * from rivalries where matches > 0")
+    records = rows(db, "select * from records where matches > 0")
+    rivalries = rows(db, "select * from rivalries where matches > 0")
     return {
-        "names": {row["key"]: row["name"] for row in db.query("select * from players")},
+        "names": {row["key"]: row["name"] for row in rows(db, "select * from players")},
         "records": {
             (row["player_key"], row["game"], row["variant_json"]): (
                 row["matches"],
@@ -751,10 +753,12 @@ def test_players_table_stays_true_through_every_change(
     assert kept(db) == recount(db)
 
 
-def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, db: Database):
+def test_players_table_counts_imported_matches(
+    client: FlaskClient, db: Database, another_database: Callable[[], str]
+):
     finished_duel(client, "Ana", "Bo")
     exported = client.get("/api/export").json
-    there = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"] + ".there"})
+    there = create_app({"TESTING": True, "DATABASE": another_database()})
     phone = there.test_client()
     assert phone.post("/api/import", json=exported).status_code in (200, 201)
     with there.app_context():
@@ -766,7 +770,7 @@ def test_players_table_counts_imported_matches(app: Flask, client: FlaskClient, 
 
 def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     path = str(tmp_path / "old.sqlite")
-    old = storage.connect(path)
+    old = Database(path)
     migrations.apply(old, stop_before="m005_players")
     at = "2024-03-01T10:00:00Z"
     base = {"created_utc": at, "updated_utc": at, "status": "finished", "rounds_played": 1}
@@ -809,8 +813,8 @@ def test_migration_gives_seats_their_side_and_counts_players(tmp_path) -> None:
     old.conn.commit()
     old.close()
     storage.prepare(path)
-    db = storage.connect(path)
-    sides = [row["side"] for row in db.query("select side from seats order by match_id, seat")]
+    db = Database(path)
+    sides = [row["side"] for row in rows(db, "select side from seats order by match_id, seat")]
     assert sides == ["Ana", "Bo", "Nous", "Eux", "Nous", "Eux"]
     assert kept(db) == recount(db)
     assert kept(db)["names"] == {"ana": "ana", "bo": "Bo", "cy": "Cy", "dora": "Dora"}

@@ -233,6 +233,7 @@ def forget_first_dealer(app: Flask, match_id: int) -> None:
 @pytest.mark.parametrize(
     "path", ["", "/sheet", "/rules", "/whatif", "/whatif?target=300", "/rounds/1/edit"]
 )
+@pytest.mark.sqlite_only
 def test_a_match_stored_before_the_first_dealer_option_still_shows(
     app: Flask, client: FlaskClient, path: str
 ) -> None:
@@ -244,6 +245,7 @@ def test_a_match_stored_before_the_first_dealer_option_still_shows(
     assert (match["state"]["dealer"], match["totals"]) == ("Bo", {"Ana": 0, "Bo": 12, "Cy": 7})
 
 
+@pytest.mark.sqlite_only
 def test_posting_to_a_match_stored_before_the_first_dealer_option(
     app: Flask, client: FlaskClient
 ) -> None:

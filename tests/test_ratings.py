@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from flask.testing import FlaskClient
 from html_reader import parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlite_utils import Database
 
 from app import create_app
 from scorebook import matches, players, ratings, storage
@@ -382,7 +382,7 @@ def test_the_results_log_is_only_ever_added_to(app: Flask, client: FlaskClient):
     rami_match(client, "Ana", "Bo")
     with closing(storage.connect(app.config["DATABASE"])) as db:
         for statement in ("update results set match_id = 2", "delete from results"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            with pytest.raises(storage.Duplicate, match="append-only"):
                 db.execute(statement)
         assert storage.history_stamp(db) == 1
 
@@ -527,7 +527,7 @@ def test_an_events_matches_have_boards_and_averages_of_their_own(client: FlaskCl
 
 def test_the_migration_moves_fixed_length_matches_to_boards_of_their_own(tmp_path: Path):
     path = str(tmp_path / "old.sqlite")
-    old = storage.connect(path)
+    old = Database(path)
     migrations.apply(old, stop_before="m014_fixed_length_apart")
     at = "2026-03-01T10:00:00Z"
     row = {"created_utc": at, "updated_utc": at, "status": "finished", "rounds_played": 1}
@@ -564,19 +564,19 @@ def test_the_migration_moves_fixed_length_matches_to_boards_of_their_own(tmp_pat
     old.conn.commit()
     old.close()
     storage.prepare(path)
-    db = storage.connect(path)
-    variants = [r["variant_json"] for r in db.query("select variant_json from matches order by id")]
+    db = Database(path)
+    variants = [r["variant_json"] for r in rows(db, "select variant_json from matches order by id")]
     assert variants == [
         '{"deals": 12, "variant": "coinche"}',
         '{"target": 2000, "variant": "coinche"}',
     ]
     ana = {
         r["variant_json"]: (r["matches"], r["finished"], r["wins"], r["scored"])
-        for r in db.query("select * from records where player_key = 'ana'")
+        for r in rows(db, "select * from records where player_key = 'ana'")
     }
     assert ana == {
         '{"deals": 12, "variant": "coinche"}': (1, 1, 1, 900),
         '{"target": 2000, "variant": "coinche"}': (1, 1, 1, 900),
     }
-    assert [r["match_id"] for r in db.query("select match_id from results")] == [1]
+    assert [r["match_id"] for r in rows(db, "select match_id from results")] == [1]
     db.close()

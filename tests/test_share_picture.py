@@ -162,6 +162,7 @@ def test_every_note_and_place_gives_a_well_formed_svg(client: FlaskClient, note,
     assert Image.open(io.BytesIO(client.get(f"/matches/{match_id}/picture.png").data)).width == 720
 
 
+@pytest.mark.sqlite_only
 def test_control_characters_an_older_database_holds_are_left_out_of_the_picture(
     client: FlaskClient, app
 ):

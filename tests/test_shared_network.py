@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlite_utils import Database
 
 from app import create_app
-from scorebook import access
+from scorebook import access, storage
+from scorebook.storage.database import rows
 from tests.conftest import ScoringPhone
 from tests.html_reader import alerts, parse
 from web.passcode import check_passcode
@@ -42,16 +42,16 @@ def locked_app(tmp_path, passcode: Any = PASSCODE, name: str = "locked") -> Flas
     return app
 
 
-def database(app: Flask) -> Database:
-    """Open the app's database, to look at what a request changed."""
-    return Database(app.config["DATABASE"])
+def read(app: Flask, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Read rows of the app's database, to look at what a request changed."""
+    with storage.opened(app.config["DATABASE"]) as db:
+        return rows(db, sql, params or [])
 
 
 def everything(app: Flask) -> dict[str, list[dict[str, Any]]]:
     """Read every row of the tables a refused request might touch."""
-    db = database(app)
     tables = ["matches", "rounds", "scorers", "handoffs", "players", "seats"]
-    return {name: list(db[name].rows) for name in tables if db[name].exists()}
+    return {name: read(app, f"select * from {name} order by 1, 2") for name in tables}
 
 
 # --- 1. The passcode guards every door that writes outside a match's own token ---------------
@@ -231,7 +231,7 @@ def test_a_non_ascii_header_guess_is_refused_never_a_500(locked: Flask, guess: s
 
 def scorer_rows(app: Flask, match_id: int) -> list[dict[str, Any]]:
     """Read a match's scorer rows, oldest first."""
-    return list(database(app)["scorers"].rows_where("match_id = ?", [match_id], order_by="id"))
+    return read(app, "select * from scorers where match_id = ? order by id", [match_id])
 
 
 @pytest.fixture
@@ -267,11 +267,11 @@ def test_a_joined_phone_may_revoke_itself_and_waiting_codes(
 ):
     match_id, starter, joined = two_phones
     starter.post(f"/api/matches/{match_id}/handoff", json={})
-    waiting = database(app)["handoffs"].rows_where("used_utc is null", order_by="id")
+    waiting = read(app, "select * from handoffs where used_utc is null order by id")
     code_id = next(iter(waiting))["id"]
     gone = joined.post(f"/matches/{match_id}/revoke", data={"kind": "code", "id": code_id})
     assert gone.status_code == 302
-    assert database(app)["handoffs"].get(code_id)["revoked_utc"] is not None
+    assert read(app, "select revoked_utc from handoffs where id = ?", [code_id])[0]["revoked_utc"]
     mine = scorer_rows(app, match_id)[1]["id"]
     left = joined.post(f"/matches/{match_id}/revoke", data={"kind": "phone", "id": mine})
     assert left.status_code == 302
@@ -351,9 +351,8 @@ def test_the_join_limit_is_a_setting(tmp_path):
 def age_codes(app: Flask, hours: float) -> None:
     """Make every handoff code look made `hours` ago."""
     made = (datetime.now(UTC) - timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    db = database(app)
-    db.execute("update handoffs set created_utc = ?", [made])
-    db.conn.commit()
+    with storage.opened(app.config["DATABASE"]) as db:
+        db.execute("update handoffs set created_utc = ?", [made])
 
 
 @pytest.mark.parametrize("door", ["api", "page"])
@@ -418,7 +417,8 @@ def test_a_match_kept_again_counts_as_newest(app: Flask):
     first = phone.post("/matches/new/rami", data={"players-0": "Ana", "players-1": "Bo"})
     first_path = first.headers["Location"]
     match_id = int(first_path.rsplit("/", 1)[1])
-    code = access.offer(database(app), match_id)
+    with storage.opened(app.config["DATABASE"]) as db:
+        code = access.offer(db, match_id)
     for n in range(29):
         phone.post("/matches/new/rami", data={"players-0": f"Cy {n}", "players-1": "Di"})
     # Handed the first match again, this phone keeps it past thirty newer ones.

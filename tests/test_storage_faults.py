@@ -14,6 +14,8 @@ from sqlite_utils import Database
 from scorebook import storage
 from tests.api_helpers import api_match, rounds_url
 
+pytestmark = pytest.mark.sqlite_only  # an SQLite file full, read-only or deleted
+
 ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 7, "melded": True}}}
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 
 import pytest
+from sqlite_utils import Database
 
 from app import create_app
 from scorebook import matches, storage
+from scorebook.storage.database import rows
 from scorebook.storage.migrations import migrations
 from scorers import words
 from web.db import get_db
@@ -17,11 +18,9 @@ ROUND = {"outcome": "out", "winner": "Ana", "hands": {"Bo": {"points": 12, "meld
 
 
 @pytest.fixture
-def db(tmp_path):
-    """Return a connection to a freshly prepared database."""
-    path = str(tmp_path / "storage.sqlite")
-    storage.prepare(path)
-    connection = storage.connect(path)
+def db(database):
+    """Return a connection to a freshly prepared database, on the run's engine."""
+    connection = storage.connect(database)
     yield connection
     connection.close()
 
@@ -32,35 +31,34 @@ def match(db) -> matches.Match:
     return matches.start(db, {"game": "rami", "players": ["Ana", "Bo"]})
 
 
+@pytest.mark.sqlite_only
 def test_prepare_creates_the_schema_in_wal_mode(db):
-    assert {"matches", "seats", "rounds", "changes"} <= set(db.table_names())
-    assert db.journal_mode == "wal"
-    assert migrations.pending(db) == []
-    assert migrations.applied(db)[0].name == "m001_matches"
+    files = Database(db.conn)
+    assert {"matches", "seats", "rounds", "changes"} <= set(files.table_names())
+    assert files.journal_mode == "wal"
+    assert migrations.pending(files) == []
+    assert migrations.applied(files)[0].name == "m001_matches"
     assert db.execute("PRAGMA foreign_keys").fetchone() == (1,)
 
 
+@pytest.mark.sqlite_only
 def test_prepare_twice_changes_nothing(tmp_path):
     path = str(tmp_path / "again.sqlite")
     storage.prepare(path)
-    connection = storage.connect(path)
-    applied = migrations.applied(connection)
-    connection.close()
+    applied = migrations.applied(Database(path))
     storage.prepare(path)
-    connection = storage.connect(path)
-    assert migrations.applied(connection) == applied
-    connection.close()
+    assert migrations.applied(Database(path)) == applied
 
 
 def test_foreign_keys_refuse_a_round_of_no_match(db):
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(storage.Duplicate):
         storage.insert_round(db, 999, ROUND, storage.now_utc())
 
 
 def test_the_change_log_refuses_update_and_delete(db, match):
     matches.add_round(db, match.id, ROUND)
     for statement in ("update changes set action = 'add'", "delete from changes"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(storage.Duplicate, match="append-only"):
             db.execute(statement)
     assert len(storage.changes(db, match.id)) == 1
 
@@ -72,7 +70,7 @@ def test_a_failed_change_leaves_nothing_behind(db, match, monkeypatch):
     monkeypatch.setattr(storage, "log_change", broken)
     with pytest.raises(RuntimeError):
         matches.add_round(db, match.id, ROUND)
-    assert db.table("rounds").count == 0
+    assert db.execute("select count(*) from rounds").fetchone()[0] == 0
     assert storage.get_match(db, match.id)["rounds_played"] == 0
 
 
@@ -104,7 +102,7 @@ def test_a_removed_round_stays_in_the_database(db, match):
     matches.add_round(db, match.id, ROUND)
     matches.remove_round(db, match.id, 1)
     assert storage.live_rounds(db, match.id) == []
-    assert db.table("rounds").count == 1
+    assert db.execute("select count(*) from rounds").fetchone()[0] == 1
     assert [c["action"] for c in storage.changes(db, match.id)] == ["add", "remove"]
     assert storage.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 0}
 
@@ -224,7 +222,7 @@ def test_a_held_file_keeps_its_wal_between_requests_and_lets_go_unharmed(tmp_pat
         storage.prepare(other)
         storage.hold_open(other)
     assert path not in storage.HELD
-    assert [r["players"] for r in db.query("select players_json as players from matches")] == [
+    assert [r["players"] for r in rows(db, "select players_json as players from matches")] == [
         '["Cy", "Di"]'
     ]
     db.close()

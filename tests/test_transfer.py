@@ -6,7 +6,6 @@ import copy
 import io
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -440,7 +439,7 @@ def test_an_import_failing_on_the_way_leaves_nothing(
     def fills_the_disk(db: Any, match_id: int, device: str) -> str:
         issued.append(match_id)
         if len(issued) == 2:
-            raise sqlite3.OperationalError("database or disk is full")
+            raise storage.Unavailable("database or disk is full")
         return issue(db, match_id, device)
 
     monkeypatch.setattr(transfer.access, "issue", fills_the_disk)
@@ -528,7 +527,7 @@ def test_the_log_of_a_stored_match_stays_append_only_after_an_import(
 ) -> None:
     import_(there, three)
     db = storage.connect(elsewhere.config["DATABASE"])
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(storage.Duplicate, match="append-only"):
         db.execute("delete from changes")
     db.close()
 

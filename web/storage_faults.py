@@ -7,8 +7,6 @@ new, empty one).
 
 from __future__ import annotations
 
-import os
-
 from flask import Flask, current_app
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -28,7 +26,7 @@ def register(app: Flask) -> None:
 
 def file_still_there() -> ResponseReturnValue | None:
     """Refuse to serve from a database file that was deleted while the server ran."""
-    if os.path.exists(current_app.config["DATABASE"]):
+    if not storage.is_missing(current_app.config["DATABASE"]):
         return None
     current_app.logger.error("The database file %s is gone.", current_app.config["DATABASE"])
     return answer(
@@ -42,21 +40,25 @@ def file_still_there() -> ResponseReturnValue | None:
 
 def storage_fault(error: storage.Unavailable) -> ResponseReturnValue:
     """Answer a write the storage refused: nothing was saved, and say why."""
-    said = str(error).lower()
-    if "full" in said:
+    if error.reason == "full":
         message = _(
             "Not saved: the server's storage is full. Nothing was changed; try again once "
             "space is freed."
         )
-    elif "readonly" in said or "read-only" in said:
+    elif error.reason == "read-only":
         message = _(
             "Not saved: the server's storage is read-only. Nothing was changed; try again "
             "once it can be written."
         )
-    elif "locked" in said or "busy" in said:
+    elif error.reason == "busy":
         message = _(
             "Not saved: the server is busy with a long change (an import). Nothing was "
             "changed; try again in a moment."
+        )
+    elif error.reason == "unreachable":
+        message = _(
+            "Not saved: the server can't reach its database just now. Nothing was changed; "
+            "try again in a moment, or ask whoever runs the server."
         )
     else:
         raise error

@@ -30,7 +30,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from limits import parse as parse_limit
 
-from scorebook import access, storage, transfer
+from scorebook import access, moving, storage, transfer
 from scorebook.matches import Conflict
 from scorers import Refusal
 
@@ -248,13 +248,36 @@ def import_command(file: str, circle_id: int) -> None:
 @bp.cli.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 def backup_command(file: str) -> None:
-    """Copy the whole database into FILE with SQLite's backup, safe while the app runs."""
+    """Copy the whole database into the SQLite FILE, safe while the app runs: SQLite's online
+    backup of a file, or every row of a PostgreSQL database."""
     database = current_app.config["DATABASE"]
     try:
         storage.backup(database, file)
+    except storage.NotEmpty:
+        message = f"{file} holds matches already: back up into a new file."
+        raise click.ClickException(message) from None
     except storage.Fault as error:
         raise click.ClickException(f"Could not back up into {file}: {error}.") from None
-    click.echo(f"Backed up {database} to {os.path.abspath(file)}.")
+    click.echo(f"Backed up {storage.shown(database)} to {os.path.abspath(file)}.")
+
+
+@bp.cli.command("copy-database")
+@click.argument("target")
+def copy_database_command(target: str) -> None:
+    """Copy the whole database into TARGET, a new one on the other engine (a postgresql:// URL,
+    or an SQLite file), and replay every match there to check it arrived as it was."""
+    database = current_app.config["DATABASE"]
+    try:
+        moved = moving.move(database, target)
+    except storage.NotEmpty:
+        raise click.ClickException(
+            f"{storage.shown(target)} holds matches already: copy into a new database."
+        ) from None
+    except storage.ImportUnderWay:
+        raise click.ClickException("An import is under way: copy once it ends.") from None
+    except (moving.Mismatch, storage.Fault) as error:
+        raise click.ClickException(f"Could not copy: {error}.") from None
+    click.echo(f"{storage.shown(database)} → {storage.shown(target)}: {moved.summary()}")
 
 
 TIME = {"type": "string", "format": "date-time"}

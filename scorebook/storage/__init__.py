@@ -1,12 +1,17 @@
 """Storage: the only code that speaks SQL. The use-cases call it through this one interface,
-records in and records out; the modules behind it are the SQLite backend, by what they keep.
+records in and records out, whichever engine keeps the data: an SQLite file (the default) or
+a PostgreSQL database shared by several servers, chosen by the database's address.
 
-- `database`: opening a file, one transaction a change, reads as of one moment, a backup;
-  `Database`, the connection every call takes, which sees one circle's rows (`enter_circle`).
+- `database`: opening the database an address names, one transaction a change, reads as of
+  one moment; `Database`, the connection every call takes, which sees one circle's rows
+  (`enter_circle`).
+- `sqlite` and `postgresql`: the two engines, each what one driver needs said its own way.
+- `copying`: a whole database copied into another, on either engine, and backups.
 - `circles`: the circles, each one group's Tablescore behind a key, and taking one away.
 - `faults`: what storage raises, under names of its own: `NotFound`, and the driver's faults
   as `Fault`, `Unavailable` and `Duplicate`.
-- `migrations`: the numbered migrations, and `prepare`, which makes a file ready to serve.
+- `migrations`: the numbered migrations, and `prepare`, which makes a database ready to
+  serve; `postgresql_steps`: each migration's PostgreSQL step.
 - `match_book`: a match, its seats, its rounds as entered, its change log, answered requests.
 - `tokens`: who may change a match: its scorers' tokens and the codes handing that right on.
 - `history`: the search the history page makes.
@@ -18,6 +23,7 @@ records in and records out; the modules behind it are the SQLite backend, by wha
 
 from .circles import (
     circle_counts,
+    circle_ids,
     circle_keyed,
     circle_names,
     circle_of_match,
@@ -27,22 +33,25 @@ from .circles import (
     rename_circle,
     set_circle_key,
 )
+from .copying import ImportUnderWay, NotEmpty, backup, copy_database
 from .database import (
-    HELD,
-    HELD_FILES,
     ONE_CIRCLE,
     STAMP,
     Database,
-    backup,
     circle_of,
     connect,
+    engine_name,
     enter_circle,
     hold_open,
     in_transaction,
+    is_missing,
+    let_go,
     now_utc,
     opened,
     path_of,
     reading,
+    shown,
+    table_names,
     writing,
 )
 from .event_book import (
@@ -125,6 +134,7 @@ from .player_book import (
     shared_matches,
     tally,
 )
+from .sqlite import HELD, HELD_FILES
 from .tokens import (
     GRANTS,
     active_scorer,
@@ -150,7 +160,9 @@ __all__ = [
     "HELD",
     "HELD_FILES",
     "IMPORTED_ROWS",
+    "ImportUnderWay",
     "MatchRecord",
+    "NotEmpty",
     "NotFound",
     "ONE_CIRCLE",
     "PAGE_SIZE",
@@ -168,17 +180,20 @@ __all__ = [
     "check_grant",
     "checkpoint",
     "circle_counts",
+    "circle_ids",
     "circle_keyed",
     "circle_names",
     "circle_of",
     "circle_of_match",
     "close_event",
     "connect",
+    "copy_database",
     "count_try",
     "delete_circle",
     "draws",
     "drop_dead_imports",
     "drop_import",
+    "engine_name",
     "enter_circle",
     "entrants",
     "event_by_uid",
@@ -198,6 +213,7 @@ __all__ = [
     "hold_open",
     "holder_alive",
     "in_transaction",
+    "is_missing",
     "insert_circle",
     "insert_draw",
     "insert_entrant",
@@ -208,6 +224,7 @@ __all__ = [
     "insert_scorer",
     "is_round_closed",
     "keeper",
+    "let_go",
     "list_events",
     "list_players",
     "live_rounds",
@@ -247,9 +264,11 @@ __all__ = [
     "set_round_as_exported",
     "set_round_note",
     "shared_matches",
+    "shown",
     "started_with",
     "stored_under",
     "table_matches",
+    "table_names",
     "tally",
     "tries_of",
     "use_handoff",

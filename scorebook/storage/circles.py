@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlite_utils import Database
-
-from .database import add, rows, update
+from .database import Database, add, rows, update
 
 MATCH_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "seats")
 """Every table holding rows of a match, in an order their foreign keys allow deleting."""
@@ -63,6 +61,11 @@ def set_circle_key(db: Database, circle_id: int, key_sha256: str, at: str) -> No
 def rename_circle(db: Database, circle_id: int, name: str) -> None:
     """Give a circle a new name."""
     update(db, "circles", circle_id, {"name": name})
+
+
+def circle_ids(db: Database) -> list[int]:
+    """Return the id of every circle of the site, oldest first."""
+    return [row[0] for row in db.execute("select id from circles order by id")]
 
 
 def circle_counts(db: Database, circle_id: int) -> dict[str, int]:

@@ -1,20 +1,23 @@
-"""Open the SQLite file and make each change one transaction: the connection rules every
-storage module follows (foreign keys on, WAL, BEGIN IMMEDIATE for changes, snapshots for reads).
+"""Open the database an address names and make each change one transaction: the connection
+rules every storage module follows, whichever engine keeps the data (foreign keys on, one
+writer at a time, snapshots for reads).
+
+An address is a file path (SQLite, the default) or a `postgresql://` URL: `engine_of` picks
+the engine, and nothing above this module knows which it is.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import orjson
-from sqlite_utils import Database
+
+from . import postgresql, sqlite
+from .faults import Fault
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
 """How times are stored: UTC, ISO 8601 to the second, with a Z."""
@@ -25,45 +28,85 @@ def now_utc() -> str:
     return datetime.now(UTC).strftime(STAMP)
 
 
-BUSY_SECONDS = 30
-"""How long a change waits for another to finish (a large import) before it gives up."""
-HELD_FILES = 4
-"""Files held open at once in one process: a server has one; tests make many, one at a time."""
-HELD: OrderedDict[str, sqlite3.Connection] = OrderedDict()
-HOLDING = threading.Lock()
-
-
-def hold_open(path: str) -> None:
-    """Keep a read-only connection to the file open for as long as the process serves it.
-
-    In WAL mode the last connection to close checkpoints the file and deletes its WAL, and the
-    next to open builds them again: a third of a post at a quiet table, where each request's
-    connection is the only one. A read-only connection never checkpoints, so holding one open
-    is safe, even if the file is replaced under it.
-    """
-    with HOLDING:
-        if path in HELD:
-            HELD.move_to_end(path)
-            return
-        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-        HELD[path] = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        HELD[path].execute("select count(*) from sqlite_master").fetchone()
-        if len(HELD) > HELD_FILES:
-            HELD.popitem(last=False)[1].close()
-
-
 ONE_CIRCLE = 1
 """The circle a server of one circle keeps everything in, and every database made before
 circles were (m013)."""
 
+ENGINES = (postgresql, sqlite)
+"""The engines, each a module: the first whose `serves` accepts an address keeps its data."""
 
-def connect(path: str, circle: int | None = ONE_CIRCLE) -> Database:
+
+def engine_of(address: str) -> Any:
+    """Return the engine that keeps the data at an address: PostgreSQL for its URLs, SQLite
+    for a file."""
+    return next(engine for engine in ENGINES if engine.serves(address))
+
+
+def shown(address: str) -> str:
+    """Return an address as it may be printed: a URL's password hidden."""
+    parts = urlsplit(address)
+    if parts.password is None:
+        return address
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def engine_name(address: str) -> str:
+    """Name the engine an address is kept by ("sqlite" or "postgresql"), for the reader."""
+    return engine_of(address).NAME
+
+
+class Database:
+    """A connection to the database, inside one circle: what every storage call takes.
+
+    Statements are written once, with `?` or `:name` marks; the engine says them in its
+    driver's words, and turns the driver's errors into storage's own faults.
+    """
+
+    def __init__(self, engine: Any, address: str, conn: Any, circle: int | None) -> None:
+        self.engine = engine
+        self.address = address
+        self.conn = conn
+        self.circle = circle
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
+        """Run one statement and return its cursor.
+
+        :raises Fault: the database refused it (`Duplicate`) or could not run it
+            (`Unavailable`).
+        """
+        try:
+            return self.conn.execute(*self.engine.spoken(sql, params))
+        except self.engine.ERRORS as error:
+            raise self.engine.fault(error) from error
+
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once for each set of parameters.
+
+        :raises Fault: as `execute`.
+        """
+        try:
+            self.engine.execute_many(self.conn, self.engine.spoken(sql, ["?"])[0], params)
+        except self.engine.ERRORS as error:
+            raise self.engine.fault(error) from error
+
+    def close(self) -> None:
+        """Give the connection back: closed, or returned to its pool."""
+        self.engine.release(self)
+
+
+def connect(address: str, circle: int | None = ONE_CIRCLE) -> Database:
     """Open a connection with foreign keys enforced, as every connection must, that reads and
-    writes inside one circle (`enter_circle`)."""
-    db = Database(sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False))
-    db.execute("PRAGMA foreign_keys = ON")
-    enter_circle(db, circle)
-    return db
+    writes inside one circle (`enter_circle`).
+
+    :raises Unavailable: the database can't be reached.
+    """
+    engine = engine_of(address)
+    try:
+        conn = engine.connect(address)
+    except engine.ERRORS as error:
+        raise engine.fault(error) from error
+    return Database(engine, address, conn, circle)
 
 
 def enter_circle(db: Database, circle: int | None) -> None:
@@ -77,29 +120,37 @@ def enter_circle(db: Database, circle: int | None) -> None:
 
 
 def circle_of(db: Database) -> int | None:
-    """Return the circle the connection reads and writes inside, or None for none; a
-    connection opened without `connect` is in the first."""
-    return getattr(db, "circle", ONE_CIRCLE)
+    """Return the circle the connection reads and writes inside, or None for none."""
+    return db.circle
 
 
 @contextmanager
-def opened(path: str, circle: int | None = ONE_CIRCLE) -> Iterator[Database]:
+def opened(address: str, circle: int | None = ONE_CIRCLE) -> Iterator[Database]:
     """Open a connection of its own, inside one circle, for as long as the block runs (a
     stream outliving its request), and close it after."""
-    db = connect(path, circle)
+    db = connect(address, circle)
     try:
         yield db
     finally:
         db.close()
 
 
-def backup(path: str, target: str) -> None:
-    """Copy the database into `target` with SQLite's online backup, safe while phones score.
+def hold_open(address: str) -> None:
+    """Keep what makes the next connection cheap for as long as the process serves the
+    database (the engine says what: a file held open, or a pool)."""
+    engine_of(address).hold_open(address)
 
-    :raises Fault: either file could not be read or written.
-    """
-    with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(target)) as copy:
-        source.backup(copy)
+
+def let_go(address: str) -> None:
+    """Close whatever this process keeps open on a database (`hold_open`, a pool): done when
+    it stops serving it, as a test does with each database it made."""
+    engine_of(address).let_go(address)
+
+
+def is_missing(address: str) -> bool:
+    """Say whether the database is gone from under a running server (its file deleted): SQLite
+    would quietly make a new, empty one."""
+    return engine_of(address).is_missing(address)
 
 
 @contextmanager
@@ -107,62 +158,76 @@ def writing(db: Database) -> Iterator[None]:
     """Make one change as one transaction that holds the write lock from its first read.
 
     A plain BEGIN lets two phones recording at once both read the match, and then one of them
-    fails to write. BEGIN IMMEDIATE makes the second wait its turn and read the first's round.
-    sqlite-utils' own writes inside it nest as savepoints.
+    fails to write, or writes over what the other wrote. Holding the database's one write lock
+    from the start (BEGIN IMMEDIATE on SQLite, an advisory lock on PostgreSQL, whichever
+    server the other phone reached) makes the second wait its turn and read the first's round.
+
+    :raises Unavailable: the lock could not be had in time (a large import holds it).
     """
-    db.execute("BEGIN IMMEDIATE")
+    db.execute(db.engine.BEGIN_CHANGE)
     try:
-        with db.atomic():
-            yield
+        if db.engine.LOCK_CHANGE:
+            db.execute(db.engine.LOCK_CHANGE)
+        yield
     except BaseException:
-        db.conn.rollback()
+        rollback(db)
         raise
-    db.conn.commit()
+    db.execute("COMMIT")
+
+
+def rollback(db: Database) -> None:
+    """Undo the change under way; a connection already lost has nothing left to undo."""
+    try:
+        db.execute("ROLLBACK")
+    except Fault:
+        if in_transaction(db):
+            raise
 
 
 @contextmanager
 def reading(db: Database) -> Iterator[None]:
     """Read as of one moment: every read inside sees the same state, whatever is written
-    meanwhile (WAL gives a read transaction its snapshot). Inside a change, that change's."""
+    meanwhile (a snapshot). Inside a change, that change's."""
     if in_transaction(db):
         yield
         return
-    db.execute("BEGIN")
+    db.execute(db.engine.BEGIN_READING)
     try:
         yield
     finally:
-        db.conn.rollback()
+        rollback(db)
 
 
 def in_transaction(db: Database) -> bool:
     """Say whether the connection is inside a change, or a read as of one moment, already."""
-    return db.conn.in_transaction
+    return db.engine.in_transaction(db.conn)
+
+
+def table_names(db: Database) -> list[str]:
+    """Return the name of every table of the database, in order."""
+    return [row[0] for row in db.execute(db.engine.TABLES)]
 
 
 def path_of(db: Database) -> str:
-    """Return the file a connection reads: replays kept in memory are told apart by it.
-
-    Asked once per connection: every change and every page asks it.
-    """
-    if not hasattr(db, "file"):
-        db.file = db.execute("pragma database_list").fetchone()[2]
-    return db.file
+    """Return the database a connection reads, as its address: replays kept in memory are
+    told apart by it."""
+    return db.address
 
 
-def rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """Read rows as dictionaries, without the savepoint sqlite-utils' query wraps each read
-    in: the reads of every change and every page go through here."""
+def rows(db: Database, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict]:
+    """Read rows as dictionaries: the reads of every change and every page go through here."""
     cursor = db.execute(sql, params)
     columns = [column[0] for column in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
 def add(db: Database, table: str, row: dict[str, Any]) -> int:
-    """Insert one row into a table whose columns are known, and return its rowid."""
+    """Insert one row into a table whose columns are known, and return its id (for a table
+    keyed by an id)."""
     columns = ", ".join(row)
     marks = ", ".join("?" * len(row))
     sql = f"insert into {table} ({columns}) values ({marks})"
-    return db.execute(sql, list(row.values())).lastrowid
+    return db.engine.inserted_id(db.execute(db.engine.returning_id(sql, table), list(row.values())))
 
 
 def update(db: Database, table: str, row_id: int, values: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""SQLite storage of events: the event, its entrants and each round's draw.
+"""Events as stored: the event, its entrants and each round's draw.
 
 The tables of a round are the event's matches (`matches.event_id`, `event_round`,
 `event_table`); their results are the matches' own, read from their rows.
@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlite_utils import Database
-
-from .database import add, circle_of, decoded, now_utc, rows
+from .database import Database, add, circle_of, decoded, now_utc, rows
 
 
 def insert_event(db: Database, event: dict[str, Any]) -> int:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlite_utils import Database
-
-from .database import circle_of, decoded, rows
+from .database import Database, circle_of, decoded, rows
 from .imports import importing
 
 PAGE_SIZE = 20
@@ -54,7 +52,7 @@ def find_matches(
         where.append("m.status = ? and m.abandoned_utc is null")
         params.append(status)
     if place:
-        where.append("m.place = ? COLLATE NOCASE")
+        where.append(db.engine.same_letters("m.place"))
         params.append(place.strip())
     if since:
         where.append("m.created_utc >= ?")

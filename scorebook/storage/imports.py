@@ -1,23 +1,19 @@
-"""Imports under way, kept out of sight: the import rows, the lock file an importing process
-holds beside the database, and dropping what a dead import left.
+"""Imports under way, kept out of sight: the import rows, the lock an importing process holds
+(the engine says where), and dropping what a dead import left.
 """
 
 from __future__ import annotations
 
-import fcntl
 import secrets
-from pathlib import Path
-from typing import IO
+from typing import Any
 
-from sqlite_utils import Database
-
-from .database import add, circle_of, path_of
-from .player_book import RECORDS_TALLY, RIVALRIES_TALLY, note_results
+from .database import Database, add, circle_of
+from .player_book import count_for_players, note_results
 
 IMPORTED_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "starts", "seats")
 """Every table holding rows of a match, in an order their foreign keys allow deleting."""
-HELD_IMPORTS: dict[int, IO[str]] = {}
-"""The lock file of each import this process is storing, held open (and locked) until it ends."""
+HELD_IMPORTS: dict[int, tuple[Any, Any]] = {}
+"""The engine and the lock of each import this process is storing, held until it ends."""
 
 
 def importing(db: Database) -> bool:
@@ -28,16 +24,16 @@ def importing(db: Database) -> bool:
 def begin_import(db: Database, at: str) -> int:
     """Drop imports whose process is gone, and start keeping a new one, held by this process.
 
-    The process storing an import holds a lock on a file of its own beside the database; the
-    system lets go of it when the process ends, however it ends (kill -9 included), so an
-    import whose lock is free is dead, and its hidden rows can go at once.
+    The process storing an import holds a lock of its own (a file beside an SQLite database,
+    a session's advisory lock on PostgreSQL); the system lets go of it when the process ends,
+    however it ends (kill -9 included), so an import whose lock is free is dead, and its
+    hidden rows can go at once.
     """
     drop_dead_imports(db)
     holder = secrets.token_hex(16)
-    held = open(holder_file(db, holder), "w")  # noqa: SIM115 - held until the import ends
-    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    held = db.engine.hold_import(db, holder)
     import_id = add(db, "imports", {"started_utc": at, "touched_utc": at, "holder": holder})
-    HELD_IMPORTS[import_id] = held
+    HELD_IMPORTS[import_id] = (db.engine, held)
     return import_id
 
 
@@ -52,27 +48,9 @@ def stored_under(db: Database, uid: str) -> tuple[int, int | None, str | None] |
     return db.execute(query, [circle_of(db), uid]).fetchone()
 
 
-def holder_file(db: Database, holder: str) -> str:
-    """Name the lock file an import's process holds while it stores its matches."""
-    return f"{path_of(db)}.import-{holder}.lock"
-
-
 def holder_alive(db: Database, holder: str | None) -> bool:
-    """Say whether the process storing an import still holds its lock; forget it if not."""
-    if holder is None:
-        return False
-    path = holder_file(db, holder)
-    try:
-        probe = open(path)  # noqa: SIM115 - closed below, whatever the answer
-    except FileNotFoundError:
-        return False
-    with probe:
-        try:
-            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-    Path(path).unlink(missing_ok=True)
-    return False
+    """Say whether the process storing an import still holds its lock."""
+    return holder is not None and db.engine.import_held(db, holder)
 
 
 def drop_dead_imports(db: Database) -> bool:
@@ -91,18 +69,17 @@ def drop_dead_imports(db: Database) -> bool:
 
 
 def checkpoint(db: Database) -> None:
-    """Copy what the WAL holds into the database file without waiting for anyone: done by a
-    large writer as it goes, so a phone's commit never meets a WAL past SQLite's threshold and
-    pays for copying it."""
-    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    """Let the engine write out what a large writer wrote so far, without waiting for anyone
+    (SQLite's WAL), so a phone's commit never pays for it."""
+    db.engine.checkpoint(db)
 
 
 def release_import(import_id: int) -> None:
-    """Release an ended import's lock file, once its end is committed."""
+    """Release an ended import's lock, once its end is committed."""
     held = HELD_IMPORTS.pop(import_id, None)
     if held is not None:
-        Path(held.name).unlink(missing_ok=True)
-        held.close()
+        engine, lock = held
+        engine.release_import(lock)
 
 
 def finish_import(db: Database, import_id: int) -> None:
@@ -111,8 +88,7 @@ def finish_import(db: Database, import_id: int) -> None:
     db.execute(
         f"update seats set player_key = name_key where match_id in ({ids})", {"import": import_id}
     )
-    for query in (RECORDS_TALLY, RIVALRIES_TALLY):
-        db.execute(query.format(matches="m.import_id = :import"), {"import": import_id, "sign": 1})
+    count_for_players(db, "m.import_id = :import", {"import": import_id, "sign": 1})
     note_results(db, "m.import_id = :import", {"import": import_id})
     db.execute("update matches set import_id = null where import_id = ?", [import_id])
     db.execute("delete from imports where id = ?", [import_id])

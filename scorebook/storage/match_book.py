@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlite_utils import Database
 
 from scorers.base import FINISHED, PLAYING
 
-from .database import add, circle_of, decoded, rows, update
+from .database import Database, add, circle_of, decoded, rows, update
 from .player_book import tally
 
 
@@ -85,13 +84,14 @@ def insert_match(
             },
         )
     # The name typed last is the one shown.
-    db.conn.executemany(
+    db.executemany(
         """
         INSERT INTO players (circle_id, key, name, named_utc) VALUES (?, ?, ?, ?)
         ON CONFLICT (circle_id, key) DO UPDATE SET
-            name = CASE WHEN excluded.named_utc >= named_utc THEN excluded.name ELSE name END,
-            named_utc = CASE WHEN excluded.named_utc > named_utc
-                THEN excluded.named_utc ELSE named_utc END
+            name = CASE WHEN excluded.named_utc >= players.named_utc
+                THEN excluded.name ELSE players.name END,
+            named_utc = CASE WHEN excluded.named_utc > players.named_utc
+                THEN excluded.named_utc ELSE players.named_utc END
         """,
         [(circle, name.casefold(), name, at) for name in players],
     )
@@ -158,6 +158,8 @@ class MatchRecord:
     """Its note, place and the moment it was played (DETAILS)."""
     abandoned_utc: str | None = None
     """When the table abandoned it, while it stays abandoned."""
+    winner: str | None = None
+    """Who its last replay found won it, once it is over."""
 
 
 @dataclass
@@ -220,6 +222,7 @@ def read_record(db: Database, match_id: int) -> MatchRecord | None:
         else {"id": event, "round": row["event_round"], "table": row["event_table"]},
         details={name: row[name] for name in DETAILS},
         abandoned_utc=row["abandoned_utc"],
+        winner=row["winner"],
     )
 
 
@@ -370,14 +373,14 @@ def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return every change made to a match, oldest first."""
     return [
         decoded(row)
-        for row in db.query("select * from changes where match_id = ? order by id", [match_id])
+        for row in rows(db, "select * from changes where match_id = ? order by id", [match_id])
     ]
 
 
 def amendments(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return a match's corrections and removals, oldest first: what its sheet shows struck."""
     query = "select * from changes where match_id = ? and action != 'add' order by id"
-    return [decoded(row) for row in db.query(query, [match_id])]
+    return [decoded(row) for row in rows(db, query, [match_id])]
 
 
 def cache_result(
@@ -482,5 +485,5 @@ def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
     """Return every round ever entered in a match, removed ones too, in the order entered."""
     return [
         decoded(row)
-        for row in db.query("select * from rounds where match_id = ? order by id", [match_id])
+        for row in rows(db, "select * from rounds where match_id = ? order by id", [match_id])
     ]

@@ -1,20 +1,23 @@
 """The database schema, as small numbered migrations that each run once, in order, and
-`prepare`, which applies them to a file before it is served.
+`prepare`, which applies them to a database before it is served.
+
+Each step is written for SQLite here, with sqlite-utils; its PostgreSQL step, under the same
+name, is in `postgresql_steps`.
 
 A migration is frozen with the step it made: it imports no live domain code, so a database
 built years ago migrates the same way whatever the games have become.
 """
 
-import fcntl
 import json
-from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .database import connect, now_utc, writing
+from . import database
+from .database import engine_of, now_utc, opened, writing
 from .imports import drop_dead_imports
+from .postgresql_steps import STEPS
 
 migrations = Migrations("tablescore")
 
@@ -652,22 +655,48 @@ def m015_abandoned(db: Database) -> None:
     db.table("matches").add_column("abandoned_utc", str)
 
 
-def prepare(path: str) -> None:
-    """Create the database file if needed, switch it to WAL once, apply migrations, and drop
-    what dead imports left.
+def prepare(address: str) -> None:
+    """Make a database ready to serve: create it if needed, apply the migrations it lacks, and
+    drop what dead imports left.
 
-    Several server processes may start at once over one file: a lock beside it lets one
-    migrate while the others wait, then find nothing left to do.
+    Several server processes may start at once over one database: a lock (a file beside an
+    SQLite database, an advisory lock on PostgreSQL) lets one migrate while the others wait,
+    then find nothing left to do.
+
+    :raises Unavailable: the database can't be reached.
     """
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{path}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        db = connect(path)
-        try:
-            db.enable_wal()
-            migrations.apply(db)
+    engine = engine_of(address)
+    engine.make_ready(address)
+    lock = engine.migrating(address)
+    try:
+        with opened(address) as db:
+            MIGRATE[engine.NAME](db)
             # An import whose process died (a crash, kill -9) left its hidden rows.
             with writing(db):
                 drop_dead_imports(db)
-        finally:
-            db.close()
+    finally:
+        lock.close()
+
+
+def migrate_sqlite(db: database.Database) -> None:
+    """Apply the SQLite steps the file lacks, each in a transaction with its record."""
+    migrations.apply(Database(db.conn))
+
+
+def migrate_postgresql(db: database.Database) -> None:
+    """Apply the PostgreSQL steps the database lacks, each in a transaction with its record."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS tablescore_migrations "
+        '(name text COLLATE "C" PRIMARY KEY, applied_utc text NOT NULL)'
+    )
+    applied = {row[0] for row in db.execute("SELECT name FROM tablescore_migrations")}
+    for name, step in STEPS.items():
+        if name in applied:
+            continue
+        with writing(db):
+            db.execute(step)
+            db.execute("INSERT INTO tablescore_migrations VALUES (?, ?)", [name, now_utc()])
+
+
+MIGRATE = {"sqlite": migrate_sqlite, "postgresql": migrate_postgresql}
+"""How each engine applies the migrations."""

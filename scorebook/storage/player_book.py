@@ -7,51 +7,58 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlite_utils import Database
-
-from .database import add, circle_of, decoded, rows
+from .database import Database, add, circle_of, decoded, rows
 
 RECORDS_TALLY = """
     insert into records (circle_id, player_key, game, variant_json, matches, finished, wins,
         scored)
     select m.circle_id, s.player_key, m.game, m.variant_json, :sign,
-        :sign * (m.status = 'finished'),
-        :sign * (m.status = 'finished' and m.winner is s.side),
-        :sign * CASE WHEN m.status = 'finished'
-            THEN (select value from json_each(m.totals_json) where key = s.side) ELSE 0 END
+        :sign * CASE WHEN m.status = 'finished' THEN 1 ELSE 0 END,
+        :sign * CASE WHEN m.status = 'finished' and m.winner = s.side THEN 1 ELSE 0 END,
+        :sign * CASE WHEN m.status = 'finished' THEN {side_total} ELSE 0 END
     from seats s join matches m on m.id = s.match_id
     where {matches} and m.abandoned_utc is null
     on conflict (circle_id, player_key, game, variant_json) do update set
-        matches = matches + excluded.matches, finished = finished + excluded.finished,
-        wins = wins + excluded.wins, scored = scored + excluded.scored
+        matches = records.matches + excluded.matches,
+        finished = records.finished + excluded.finished,
+        wins = records.wins + excluded.wins, scored = records.scored + excluded.scored
 """
 RIVALRIES_TALLY = """
     insert into rivalries (circle_id, player_key, opponent_key, matches, wins, losses)
-    select m.circle_id, s.player_key, o.player_key, :sign, :sign * (m.winner is s.side),
-        :sign * (m.winner is o.side)
+    select m.circle_id, s.player_key, o.player_key, :sign,
+        :sign * CASE WHEN m.winner = s.side THEN 1 ELSE 0 END,
+        :sign * CASE WHEN m.winner = o.side THEN 1 ELSE 0 END
     from seats s join seats o on o.match_id = s.match_id and o.side != s.side
     join matches m on m.id = s.match_id where {matches} and m.abandoned_utc is null
     on conflict (circle_id, player_key, opponent_key) do update set
-        matches = matches + excluded.matches, wins = wins + excluded.wins,
-        losses = losses + excluded.losses
+        matches = rivalries.matches + excluded.matches, wins = rivalries.wins + excluded.wins,
+        losses = rivalries.losses + excluded.losses
 """
+
+
+def count_for_players(db: Database, matches: str, params: dict[str, Any]) -> None:
+    """Add (`sign` 1) or take back (-1) what the matches `matches` names (a condition on m
+    and its seats s) count for their players: records, then rivalries."""
+    side_total = db.engine.json_number("m.totals_json", "s.side")
+    for query in (RECORDS_TALLY, RIVALRIES_TALLY):
+        db.execute(query.format(matches=matches, side_total=side_total), params)
 
 
 def tally(db: Database, match_id: int, sign: int) -> None:
     """Add (sign 1) or take back (sign -1) what a match counts for each of its players: a
     match played, finished, won, its final total, and who they played it against. An
     abandoned match counts for nobody."""
-    for query in (RECORDS_TALLY, RIVALRIES_TALLY):
-        db.execute(query.format(matches="s.match_id = :match"), {"match": match_id, "sign": sign})
+    count_for_players(db, "s.match_id = :match", {"match": match_id, "sign": sign})
 
 
 def list_players(db: Database) -> list[dict[str, Any]]:
     """Return every player of the circle: the name they go by, how many matches they played
     and won."""
     query = """
-        select p.name, sum(r.matches) as matches, sum(r.wins) as wins
+        select p.name, cast(sum(r.matches) as bigint) as matches,
+            cast(sum(r.wins) as bigint) as wins
         from players p join records r on r.circle_id = p.circle_id and r.player_key = p.key
-        where p.circle_id = ? group by p.key having sum(r.matches) > 0
+        where p.circle_id = ? group by p.circle_id, p.key having sum(r.matches) > 0
     """
     return rows(db, query, [circle_of(db)])
 
@@ -186,7 +193,7 @@ FIRST_FINISHED = """
         from matches m where m.status = 'finished' and m.id in (
             select s.match_id from seats s join matches m on m.id = s.match_id where {matches}
         )
-    ) where nth = 1
+    ) as firsts where nth = 1
 """
 
 

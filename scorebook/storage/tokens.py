@@ -1,18 +1,14 @@
 """Who may change a match, as stored: the scorers (a token's digest and its phone's label) and
 the handoff codes that let another phone join, each until it is revoked.
 
-Only digests are kept: a token or a code is shown once, by the use-case that made it. The
-writes go through sqlite-utils' tables, which commit on their own when no change is under way
-(a code is offered outside any).
+Only digests are kept: a token or a code is shown once, by the use-case that made it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlite_utils import Database
-
-from .database import add, circle_of, rows, update
+from .database import Database, add, circle_of, rows, update
 from .faults import NotFound
 
 TABLES = {"phone": "scorers", "code": "handoffs"}

@@ -1,0 +1,87 @@
+"""A throwaway PostgreSQL cluster for the tests: Debian's PostgreSQL, initialised in a folder of
+its own and started on a free port of 127.0.0.1, stopped and deleted when the tests end.
+
+initdb refuses to run as root: under root (CI's container) the cluster belongs to the
+`postgres` user Debian's package makes. Its data never needs to survive a crash, so it runs
+without fsync.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import psycopg
+
+BIN = Path("/usr/lib/postgresql")
+OWNER = "postgres"
+
+
+def binaries() -> Path | None:
+    """Return the folder of the newest PostgreSQL Debian installed, or None."""
+    found = sorted(BIN.glob("*/bin/initdb"), key=lambda path: int(path.parent.parent.name))
+    return found[-1].parent if found else None
+
+
+class Cluster:
+    """A cluster of our own: `url(name)` addresses one of its databases."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.bin = binaries()
+        if self.bin is None:
+            raise FileNotFoundError("PostgreSQL is missing: apt-get install postgresql")
+        self.folder = Path(tempfile.mkdtemp(prefix="tablescore-postgres-"))
+        self.data = self.folder / "data"
+        self.as_owner = os.geteuid() == 0
+        if self.as_owner:
+            owner = pwd.getpwnam(OWNER)
+            os.chown(self.folder, owner.pw_uid, owner.pw_gid)
+
+    def run(self, *command: str) -> None:
+        """Run one of PostgreSQL's programs, as its owner when we are root."""
+        prefix = ["runuser", "-u", OWNER, "--"] if self.as_owner else []
+        subprocess.run(
+            [*prefix, str(self.bin / command[0]), *command[1:]],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=self.folder,
+        )
+
+    def start(self) -> Cluster:
+        """Initialise the cluster and start it, answering on 127.0.0.1 only."""
+        self.run("initdb", "-D", str(self.data), "-U", OWNER, "--auth=trust", "--no-locale",
+                 "-E", "UTF8")  # fmt: skip
+        settings = (
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+        )
+        self.run("pg_ctl", "-D", str(self.data), "-o", settings, "-w", "-l",
+                 str(self.folder / "log"), "start")  # fmt: skip
+        return self
+
+    def url(self, name: str = "postgres") -> str:
+        """Return the address of one of the cluster's databases."""
+        return f"postgresql://{OWNER}@127.0.0.1:{self.port}/{name}"
+
+    def create(self, name: str, template: str | None = None) -> str:
+        """Create a database (a copy of `template`, if given) and return its address."""
+        copy = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}{copy}")
+        return self.url(name)
+
+    def drop(self, name: str) -> None:
+        """Drop a database, whoever is still connected to it."""
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def stop(self) -> None:
+        """Stop the cluster at once and delete its folder."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
