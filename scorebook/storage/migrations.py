@@ -666,9 +666,9 @@ def prepare(address: str) -> None:
     :raises Unavailable: the database can't be reached.
     """
     engine = engine_of(address)
-    engine.make_ready(address)
     lock = engine.migrating(address)
     try:
+        engine.make_ready(address)
         with opened(address) as db:
             MIGRATE[engine.NAME](db)
             # An import whose process died (a crash, kill -9) left its hidden rows.

@@ -202,15 +202,8 @@ def is_missing(_address: str) -> bool:
     return False
 
 
-def make_ready(address: str) -> None:
-    """Check the database answers before it is migrated.
-
-    :raises Unavailable: it does not.
-    """
-    try:
-        psycopg.connect(address, connect_timeout=BUSY_SECONDS).close()
-    except psycopg.Error as error:
-        raise fault(error) from error
+def make_ready(_address: str) -> None:
+    """Nothing to make: the database exists once its URL is given, and answered `migrating`."""
 
 
 class Migrating:
@@ -218,8 +211,11 @@ class Migrating:
     connection of its own: the others wait for it, then find nothing left to do."""
 
     def __init__(self, address: str) -> None:
-        self.conn = psycopg.connect(address, autocommit=True)
-        self.conn.execute(f"SELECT pg_advisory_lock({MIGRATE_LOCK})")
+        try:
+            self.conn = psycopg.connect(address, autocommit=True, connect_timeout=BUSY_SECONDS)
+            self.conn.execute(f"SELECT pg_advisory_lock({MIGRATE_LOCK})")
+        except psycopg.Error as error:
+            raise fault(error) from error
 
     def close(self) -> None:
         """Let the others in."""
@@ -227,7 +223,10 @@ class Migrating:
 
 
 def migrating(address: str) -> Migrating:
-    """Hold the lock that lets one process migrate the database while the others wait."""
+    """Hold the lock that lets one process migrate the database while the others wait.
+
+    :raises Unavailable: the database can't be reached.
+    """
     return Migrating(address)
 
 

@@ -132,14 +132,12 @@ def is_missing(address: str) -> bool:
 
 
 def make_ready(address: str) -> None:
-    """Create the file's folder, and switch the file to WAL once: readers never wait for the
-    writer.
+    """Switch the file to WAL once: readers never wait for the writer.
 
     :raises Fault: the file is not a database, or can't be opened.
     """
-    Path(address).parent.mkdir(parents=True, exist_ok=True)
     try:
-        conn = sqlite3.connect(address, isolation_level=None)
+        conn = sqlite3.connect(address, timeout=BUSY_SECONDS, isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=wal")
         finally:
@@ -150,7 +148,8 @@ def make_ready(address: str) -> None:
 
 def migrating(address: str) -> IO[str]:
     """Hold the lock beside the file that lets one process migrate it while the others wait;
-    return it, to be closed once migrated."""
+    return it, to be closed once migrated. The file's folder is made first, if it is new."""
+    Path(address).parent.mkdir(parents=True, exist_ok=True)
     lock = Path(f"{address}.lock").open("w")
     fcntl.flock(lock, fcntl.LOCK_EX)
     return lock
