@@ -3,6 +3,7 @@
 
     python3 bench/bench.py                      # 100 000 matches in a temporary file
     python3 bench/bench.py --matches 10000 --repeat 30 --db /tmp/ts.sqlite --keep
+    python3 bench/bench.py --engine postgresql  # the same, in a throwaway PostgreSQL cluster
 
 It builds a database of N matches of all five games with their rounds through the app's own
 storage code (storage.insert_match, insert_round, log_change, cache_result, access.issue, in large
@@ -12,7 +13,7 @@ a belote concours of 40 tables and 4 rounds (12 deals a match) whose pages it ti
 Then, with Flask's test client in this same process, it times (median of --repeat calls after
 --warmup calls) posting a round, the match page, history filtered by a player (page and API),
 a player page and the export of one match, and the floor: a bare Flask app whose one route does
-one SQLite insert into the same kind of file and renders a one-line template. It prints each
+one insert into the same kind of database and renders a one-line template. It prints each
 median, its ratio to the floor, the database size, the build time, and the bytes each page sends
 with the CSS, JS and images it references, and the cache headers of the static files.
 """
@@ -44,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from flask import Flask, render_template, request  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 from jinja2 import DictLoader  # noqa: E402
+from psycopg_pool import ConnectionPool  # noqa: E402
 
 from app import create_app  # noqa: E402
 from scorebook import access, events, matches, ratings, storage  # noqa: E402
@@ -59,6 +61,8 @@ from scorers.draw import (  # noqa: E402
     table_sizes,
     tally,
 )
+from tests.postgres import Cluster  # noqa: E402
+from tests.served import free_port  # noqa: E402
 
 SEED = 20261129
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -412,6 +416,13 @@ def ten_years(path: str, count: int) -> tuple[Any, random.Random, datetime, time
     return storage.connect(path), random.Random(SEED), first, (now - first) / max(count, 1)
 
 
+def settle_file(db: storage.Database) -> None:
+    """Fold an SQLite file's WAL back into it, so that what is timed next starts from a file
+    at rest; PostgreSQL has nothing to fold."""
+    if storage.engine_name(storage.path_of(db)) == "sqlite":
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 def build(path: str, count: int) -> dict[str, Any]:
     """Fill a new database with `count` matches of the five games, oldest first."""
     db, rng, first, step = ten_years(path, count)
@@ -430,7 +441,7 @@ def build(path: str, count: int) -> dict[str, Any]:
             spent = time.perf_counter() - started
             print(f"  built {done:>7} matches, {rounds:>8} rounds, {spent:6.0f} s", flush=True)
     build_seconds = time.perf_counter() - started
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    settle_file(db)
     db.close()
     return {"matches": count, "rounds": rounds, "build_seconds": build_seconds}
 
@@ -456,7 +467,7 @@ def peg_matches(path: str, copies: int, circle: int = storage.ONE_CIRCLE) -> dic
             made[f"copies_{size}"] = [
                 store_match(db, porrazo, table, inputs, replay, now) for _ in range(copies)
             ]
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    settle_file(db)
     db.close()
     return made
 
@@ -538,27 +549,49 @@ def expect(response: Any, status: int = 200) -> Any:
 
 
 def floor_app(path: str) -> Flask:
-    """A bare Flask app: one route, one SQLite insert (a connection per request, as Tablescore
-    opens one), one one-line template."""
+    """A bare Flask app: one route, one insert, one one-line template. Into an SQLite file, a
+    connection per request, as Tablescore opens one; into PostgreSQL, a connection from a
+    pool, as Tablescore takes one there."""
     app = Flask("floor")
     app.jinja_loader = DictLoader({"floor.html": "<p>Row {{ row }} stored: {{ text }}.</p>"})
+    insert = floor_insert(path)
+
+    @app.post("/floor")
+    def floor() -> str:
+        text = json.dumps(request.get_json())
+        return render_template("floor.html", row=insert(text), text=text)
+
+    return app
+
+
+def floor_insert(path: str) -> Callable[[str], int]:
+    """Return the floor's one insert into the database at `path`, its table made."""
+    if storage.engine_name(path) == "postgresql":
+        pool = ConnectionPool(path, min_size=1, max_size=4, kwargs={"autocommit": True})
+        with pool.connection() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS floor_rows (id serial PRIMARY KEY, text text)")
+
+        def insert_pooled(text: str) -> int:
+            with pool.connection() as conn:
+                sql = "INSERT INTO floor_rows (text) VALUES (%s) RETURNING id"
+                return conn.execute(sql, [text]).fetchone()[0]
+
+        return insert_pooled
     with sqlite3.connect(path) as conn:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, text TEXT)")
     conn.close()
 
-    @app.post("/floor")
-    def floor() -> str:
+    def insert_file(text: str) -> int:
         conn = sqlite3.connect(path)
         try:
-            text = json.dumps(request.get_json())
             row = conn.execute("INSERT INTO rows (text) VALUES (?)", [text]).lastrowid
             conn.commit()
         finally:
             conn.close()
-        return render_template("floor.html", row=row, text=text)
+        return row
 
-    return app
+    return insert_file
 
 
 class Assets(HTMLParser):
@@ -662,7 +695,7 @@ def measure(path: str, made: dict[str, Any], warmup: int, repeat: int) -> dict[s
     def getter(url: str) -> Callable[[int], Any]:
         return lambda _i: expect(client.get(url))
 
-    floor_path = path + ".floor.sqlite"
+    floor_path = path if storage.engine_name(path) == "postgresql" else path + ".floor.sqlite"
     floor_client = floor_app(floor_path).test_client()
     floors = iter(range(10**9))
 
@@ -759,17 +792,28 @@ LABELS = {
 
 
 def database_bytes(path: str) -> int:
+    """The database's size on disk: an SQLite file and its WAL, or a PostgreSQL database."""
+    if storage.engine_name(path) == "postgresql":
+        with storage.opened(path, None) as db:
+            return db.execute("select pg_database_size(current_database())").fetchone()[0]
     return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
 
 
 def row_counts(path: str) -> str:
-    with sqlite3.connect(path) as conn:
+    with storage.opened(path, None) as db:
         counted = {
-            table: conn.execute(f"select count(*) from {table}").fetchone()[0]
+            table: db.execute(f"select count(*) from {table}").fetchone()[0]
             for table in ("matches", "seats", "rounds", "changes", "scorers")
         }
-    conn.close()
     return ", ".join(f"{table} {count}" for table, count in counted.items())
+
+
+def engine_version(path: str) -> str:
+    """Name the engine keeping the database, and its version."""
+    if storage.engine_name(path) == "postgresql":
+        with storage.opened(path, None) as db:
+            return "PostgreSQL " + db.execute("show server_version").fetchone()[0].split()[0]
+    return f"SQLite {sqlite3.sqlite_version}"
 
 
 def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any]) -> None:
@@ -777,7 +821,7 @@ def report(args: Any, path: str, made: dict[str, Any], measured: dict[str, Any])
     every_floor = [spent for timed_pair in times.values() for spent in timed_pair["floor"]]
     print()
     print(f"Tablescore benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores,")
-    print(f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
+    print(f"Python {sys.version.split()[0]}, {engine_version(path)}")
     print(
         f"database: {made['matches']} matches with {made['rounds']} rounds, "
         f"+ {2 * (args.warmup + args.repeat) + 2} Porrazo matches to post to, "
@@ -1053,6 +1097,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100_000, help="matches to build")
     parser.add_argument("--db", help="database file to build (default: a temporary file)")
+    parser.add_argument(
+        "--engine",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="postgresql: build in a throwaway PostgreSQL cluster on 127.0.0.1 (Debian's "
+        "postgresql package), stopped and deleted afterwards",
+    )
     parser.add_argument("--repeat", type=int, default=30, help="timed calls per measurement")
     parser.add_argument("--warmup", type=int, default=5, help="untimed calls before them")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
@@ -1078,8 +1129,13 @@ def main() -> None:
     if args.ratings is not None:
         ratings_report(args.ratings or list(RATINGS_AT), args.warmup, args.repeat)
         return
-    scratch = None
-    if args.db:
+    scratch = cluster = None
+    if args.engine == "postgresql":
+        if args.db or args.keep or args.reuse:
+            raise SystemExit("--engine postgresql builds in a throwaway cluster: no --db, --keep.")
+        cluster = Cluster(free_port()).start()
+        path = cluster.create("bench")
+    elif args.db:
         path = os.path.abspath(args.db)
     else:
         scratch = tempfile.mkdtemp(prefix="tablescore-bench-")
@@ -1104,7 +1160,10 @@ def main() -> None:
         measured = measure(path, made, args.warmup, args.repeat)
         report(args, path, made, measured)
     finally:
-        if not args.keep:
+        if cluster:
+            storage.let_go(path)
+            cluster.stop()
+        elif not args.keep:
             for suffix in ("", "-wal", "-shm", ".lock"):
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)

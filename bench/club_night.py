@@ -28,10 +28,16 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres import Cluster  # noqa: E402
+from tests.served import free_port  # noqa: E402
+
 TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
 DEAL = {"taker": "Ana", "trump": "hearts", "points": {"Nous": 90}, "last_trick": "Nous"}
 LIVE_EVERY = 5.0
@@ -39,10 +45,18 @@ LIVE_EVERY = 5.0
 VERSION = re.compile(rb'data-version="(\d+)"')
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+@contextlib.contextmanager
+def database(engine: str, folder: str) -> Iterator[str]:
+    """Give the address of a new database on the engine: a file in the folder, or a database
+    of a throwaway PostgreSQL cluster, stopped once the night is over."""
+    if engine == "sqlite":
+        yield os.path.join(folder, "club.sqlite")
+        return
+    cluster = Cluster(free_port()).start()
+    try:
+        yield cluster.create("club")
+    finally:
+        cluster.stop()
 
 
 def serve(database: str, port: int, workers: int | None) -> subprocess.Popen:
@@ -177,14 +191,15 @@ def watcher(port: int, match: dict[str, Any], night: Night, until: float) -> Non
         time.sleep(LIVE_EVERY)
 
 
-def watching(port: int, tables: list, per_table: int, until: float, out: Any) -> None:
+def watching(ports: list[int], tables: list, per_table: int, until: float, out: Any) -> None:
     """Run every watching phone in a process of its own, so that their threads do not delay
-    the scoring phones' timings; send back what they saw."""
+    the scoring phones' timings; send back what they saw. With several servers, a table's
+    watchers ask the servers after the one its scoring phone posts to, in turn."""
     night = Night()
     phones = [
-        threading.Thread(target=watcher, args=(port, match, night, until))
-        for match in tables
-        for _ in range(per_table)
+        threading.Thread(target=watcher, args=(ports[(i + 1 + w) % len(ports)], m, night, until))
+        for i, m in enumerate(tables)
+        for w in range(per_table)
     ]
     for phone in phones:
         phone.start()
@@ -244,17 +259,19 @@ def importing(port: int, count: int, until: float, out: Any) -> None:
     out.send((done, failed))
 
 
-def server_use(pid: int) -> tuple[float, int, int]:
-    """The server's CPU seconds so far, its resident memory in bytes, its worker processes
+def server_use(pids: list[int]) -> tuple[float, int, int]:
+    """The servers' CPU seconds so far, their resident memory in bytes, their worker processes
     included, and how many processes serve (Linux /proc)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    cpu, rss = 0.0, 0
-    for each in [pid, *map(int, children)]:
-        fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        status = Path(f"/proc/{each}/status").read_text().splitlines()
-        rss += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-    return cpu, rss, len(children) or 1
+    cpu, rss, processes = 0.0, 0, 0
+    for pid in pids:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        for each in [pid, *map(int, children)]:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            status = Path(f"/proc/{each}/status").read_text().splitlines()
+            rss += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+        processes += len(children) or 1
+    return cpu, rss, processes
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -276,11 +293,26 @@ def main() -> None:
     parser.add_argument("--slow", type=int, default=0, help="slow phones, and as many stalled")
     parser.add_argument("--history", type=int, default=0, help="matches in the history")
     parser.add_argument("--imports", type=int, default=0, help="matches in each night's import")
+    parser.add_argument(
+        "--engine",
+        choices=("sqlite", "postgresql"),
+        default="sqlite",
+        help="postgresql: serve from a throwaway PostgreSQL cluster on 127.0.0.1 (Debian's "
+        "postgresql package), stopped and deleted afterwards",
+    )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="bin/serve processes over the one database, each on its port, as several "
+        "machines would run it; tables are spread over them",
+    )
     args = parser.parse_args()
     random.seed(20261201)
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server = serve(os.path.join(folder, "club.sqlite"), port, args.workers)
+    with tempfile.TemporaryDirectory() as folder, database(args.engine, folder) as address:
+        ports = [free_port() for _ in range(args.servers)]
+        servers = [serve(address, each, args.workers) for each in ports]
+        port = ports[0]
         try:
             if args.history:
                 status, body = Phone(port).ask(
@@ -293,17 +325,20 @@ def main() -> None:
             tables = [start(setup) for _ in range(args.tables)]
             for match in tables:
                 night.posted_at[match["id"]] = {}
-            cpu_before, _, _ = server_use(server.pid)
+            pids = [server.pid for server in servers]
+            cpu_before, _, _ = server_use(pids)
             began = time.monotonic()
             until = began + args.seconds
             received, sent = multiprocessing.Pipe(duplex=False)
             watchers = multiprocessing.Process(
-                target=watching, args=(port, tables, args.watchers, until, sent)
+                target=watching, args=(ports, tables, args.watchers, until, sent)
             )
             watchers.start()
             scorers = [
-                threading.Thread(target=scorer, args=(port, m, night, args.every, until))
-                for m in tables
+                threading.Thread(
+                    target=scorer, args=(ports[i % len(ports)], m, night, args.every, until)
+                )
+                for i, m in enumerate(tables)
             ]
             if args.slow:
                 scorers.append(threading.Thread(target=trickle, args=(port, args.slow, until)))
@@ -333,10 +368,11 @@ def main() -> None:
                 if made is not None:
                     night.seen_after.append(at - made)
             elapsed = time.monotonic() - began
-            cpu_after, rss, processes = server_use(server.pid)
+            cpu_after, rss, processes = server_use(pids)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            for server in servers:
+                server.terminate()
+                server.wait(timeout=10)
     report(args, quiet, night, elapsed, cpu_after - cpu_before, rss, processes)
 
 
@@ -353,7 +389,11 @@ def report(
     alone_p50, alone_p99 = percentile(quiet, 0.5), percentile(quiet, 0.99)
     load_p50, load_p99 = percentile(night.posts, 0.5), percentile(night.posts, 0.99)
     seen_p50, seen_p90 = percentile(night.seen_after, 0.5), percentile(night.seen_after, 0.9)
-    print(f"Club night ({processes} server processes): {args.tables} tables, {args.watchers}")
+    engine = "PostgreSQL" if args.engine == "postgresql" else "SQLite"
+    print(
+        f"Club night ({args.servers} × bin/serve, {processes} server processes, {engine}): "
+        f"{args.tables} tables, {args.watchers}"
+    )
     print(f"watching phones each, a round per table every {args.every:g} s, {elapsed:.0f} s;")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores.")
     print()

@@ -1,14 +1,14 @@
 """Fixtures: an app over a temporary database, its test client, helpers to start matches, a
 served app for the browser journeys, and the one Chromium every browser test shares.
 
-`pytest --engine postgresql` runs every test of storage, the API and the pages (each test
-that takes the `app` fixture) over PostgreSQL instead: a throwaway cluster of its own, a fresh
-database for each test.
+Every test of storage, the API and the pages (each test that takes the `app` or `database`
+fixture) runs twice: on a fresh SQLite file, and on a fresh PostgreSQL database of a throwaway
+cluster the run starts (`tests/postgres.py`). `pytest --engine sqlite` runs them on SQLite
+alone; where PostgreSQL is not installed, their PostgreSQL runs are skipped (failed under CI).
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import shutil
@@ -25,19 +25,22 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from scorebook import storage
-from tests.postgres import Cluster, binaries
+from tests.postgres import Cluster, Spares, binaries
 from tests.served import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 
 
+ENGINES = ("sqlite", "postgresql")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Let the run choose the engine the app fixture stores in."""
+    """Let the run choose the engines the tests of storage, the API and the pages store in."""
     parser.addoption(
         "--engine",
-        choices=("sqlite", "postgresql"),
-        default="sqlite",
-        help="the engine every test taking the app fixture runs on (default: sqlite)",
+        choices=(*ENGINES, "both"),
+        default="both",
+        help="run each test that takes a database on this engine, or on both (the default)",
     )
 
 
@@ -48,24 +51,24 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL, run only the tests whose app stores there: those that take the app
-    fixture, unless they reach beneath storage into an SQLite file."""
-    if config.getoption("engine") != "postgresql":
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test whose app or connection stores in a fresh database once on each engine
+    chosen: every test of storage, the API and the pages, but those that reach beneath
+    storage into an SQLite file and the browser journeys (one served app of their own)."""
+    if "database" not in metafunc.fixturenames:
         return
-    kept, left = [], []
-    for item in items:
-        on_app = "app" in getattr(item, "fixturenames", ())
-        beneath = item.get_closest_marker("sqlite_only") or item.get_closest_marker("browser")
-        (kept if on_app and not beneath else left).append(item)
-    config.hook.pytest_deselected(items=left)
-    items[:] = kept
+    definition = metafunc.definition
+    if definition.get_closest_marker("sqlite_only") or definition.get_closest_marker("browser"):
+        return
+    chosen = metafunc.config.getoption("engine")
+    engines = ENGINES if chosen == "both" else (chosen,)
+    metafunc.parametrize("engine", engines, indirect=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def engine(request: pytest.FixtureRequest) -> str:
-    """Name the engine this run stores in."""
-    return request.config.getoption("engine")
+    """Name the engine this test stores in: SQLite unless the test runs on each."""
+    return getattr(request, "param", "sqlite")
 
 
 @pytest.fixture(scope="session")
@@ -82,40 +85,41 @@ def cluster() -> Iterator[Cluster]:
     started.stop()
 
 
+@pytest.fixture(scope="session")
+def spares(cluster: Cluster) -> Spares:
+    """Lend each test a PostgreSQL database as migrated, wiped back after it."""
+    return Spares(cluster, "migrated")
+
+
 @pytest.fixture
 def another_database(
     engine: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[Callable[[], str]]:
-    """Return a function that makes a fresh, migrated database on the run's engine, and
-    returns its address; each is dropped after the test."""
+    """Return a function that makes a fresh, migrated database on the test's engine, and
+    returns its address; each is let go of after the test."""
     made: list[str] = []
 
     def make() -> str:
-        number = next(NUMBERS)
         if engine == "sqlite":
+            number = len(made)
             path = tmp_path / ("tablescore.sqlite" if not made else f"other-{number}.sqlite")
             shutil.copyfile(request.getfixturevalue("migrated"), path)
             made.append(str(path))
         else:
-            cluster: Cluster = request.getfixturevalue("cluster")
-            made.append(cluster.create(f"test_{number}", template="migrated"))
+            made.append(request.getfixturevalue("spares").lend())
         return made[-1]
 
     yield make
     for address in made:
         storage.let_go(address)
         if engine == "postgresql":
-            request.getfixturevalue("cluster").drop(address.rsplit("/", 1)[1])
+            request.getfixturevalue("spares").take_back(address)
 
 
 @pytest.fixture
 def database(another_database: Callable[[], str]) -> str:
     """Return the address of a fresh, migrated database for one test, on the run's engine."""
     return another_database()
-
-
-NUMBERS = itertools.count()
-"""Numbers the databases tests make on PostgreSQL."""
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ without fsync.
 
 from __future__ import annotations
 
+import itertools
 import os
 import pwd
 import shutil
@@ -85,3 +86,71 @@ class Cluster:
         """Stop the cluster at once and delete its folder."""
         self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Spares:
+    """Databases of the cluster as a migrated one stands, one lent to each test and wiped back
+    to that state after it: copying the migrated database costs a third of a second, a wipe a
+    few milliseconds."""
+
+    def __init__(self, cluster: Cluster, migrated: str) -> None:
+        self.cluster = cluster
+        self.migrated = migrated
+        self.free: list[str] = []
+        self.numbers = itertools.count()
+        self.lendings = itertools.count()
+        with psycopg.connect(cluster.url(migrated), autocommit=True) as conn:
+            self.wipe = wipe_back(conn)
+
+    def lend(self) -> str:
+        """Return the address of a database as the migrated one stands, an address no test
+        had before: what a process keeps in memory per database (replays, ratings) is kept
+        under its address, as it would be for a database that is never wiped."""
+        if self.free:
+            address = self.cluster.url(self.free.pop())
+        else:
+            address = self.cluster.create(f"test_{next(self.numbers)}", template=self.migrated)
+        return f"{address}?application_name=lent{next(self.lendings)}"
+
+    def take_back(self, address: str) -> None:
+        """Wipe a lent database back to the migrated state for the next test; one that cannot
+        be wiped at once (a connection still holds a lock) is dropped instead."""
+        name = address.rsplit("/", 1)[1].split("?")[0]
+        try:
+            with psycopg.connect(address, autocommit=True) as conn:
+                conn.execute("SET lock_timeout = '2s'")
+                with conn.transaction():
+                    for sql, rows in self.wipe:
+                        with conn.cursor() as cursor:
+                            cursor.executemany(sql, rows) if rows else cursor.execute(sql)
+        except psycopg.Error:
+            self.cluster.drop(name)
+            return
+        self.free.append(name)
+
+
+def wipe_back(conn: psycopg.Connection) -> list[tuple[str, list[tuple]]]:
+    """Return the statements that bring a copy of this database back to its rows of now: every
+    table emptied and refilled, every sequence set back, with triggers (the logs' refusals,
+    foreign keys) off meanwhile."""
+    tables = [
+        row[0]
+        for row in conn.execute(
+            "select table_name from information_schema.tables "
+            "where table_schema = current_schema() and table_type = 'BASE TABLE'"
+        )
+    ]
+    wipe: list[tuple[str, list[tuple]]] = [("SET LOCAL session_replication_role = replica", [])]
+    wipe += [(f"DELETE FROM {table}", []) for table in tables]
+    for table in tables:
+        cursor = conn.execute(f"SELECT * FROM {table}")
+        rows = cursor.fetchall()
+        if rows:
+            marks = ", ".join(["%s"] * len(cursor.description))
+            wipe.append((f"INSERT INTO {table} VALUES ({marks})", rows))
+    for name, last, called in conn.execute(
+        "select sequencename, coalesce(last_value, 1), last_value is not null from pg_sequences "
+        "where schemaname = current_schema()"
+    ):
+        wipe.append((f"SELECT setval('{name}', {last}, {called})", []))
+    return wipe

@@ -107,6 +107,7 @@ def test_a_removed_round_stays_in_the_database(db, match):
     assert storage.get_match(db, match.id)["totals"] == {"Ana": 0, "Bo": 0}
 
 
+@pytest.mark.sqlite_only  # the plan SQLite makes
 def test_history_finds_a_player_through_the_seats_index(db, match):
     matches.start(db, {"game": "rami", "players": ["Cy", "Di"]})
     rows, total = storage.find_matches(db, player="  BO ")

@@ -1,9 +1,11 @@
-"""Several server processes over one SQLite file: they start together on a fresh file (one
-migrates, the others wait), share the session secret, record concurrent rounds each once, and
-none shows a sheet older than the last change another process made. Real servers on 127.0.0.1."""
+"""Several server processes over one database, an SQLite file or PostgreSQL: they start
+together on a fresh one (one migrates, the others wait), share the session secret, record
+concurrent rounds each once whichever process a retry reaches, and none shows a sheet older
+than the last change another process made. Real servers on 127.0.0.1."""
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import threading
@@ -22,26 +24,38 @@ LONG = TABLES["belote"] | {"options": {"target": 100000}}
 """A Belote that no number of these deals ends."""
 POSTS = 20
 """Rounds each of two phones posts to each process, at once."""
+FRESH = itertools.count()
+"""Numbers the new PostgreSQL databases two servers start on."""
 
 
-@pytest.fixture
-def two(tmp_path: Path) -> Iterator[list[int]]:
-    """Two waitress processes, as bin/serve starts one, started together on a fresh file."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[int]]:
+    """Two server processes started together on a fresh database: two waitress processes, as
+    bin/serve starts one, over one SQLite file; or two bin/serve, as two machines would run
+    it, over one PostgreSQL database."""
     ports = [free_port(), free_port()]
-    servers = [
-        started(
-            [
-                str(BIN / "waitress-serve"),
-                "--host=127.0.0.1",
-                f"--port={port}",
-                "--threads=8",
-                "--call",
-                "app:create_app",
-            ],  # fmt: skip
-            tmp_path,
-        )
-        for port in ports
-    ]
+    if request.param == "sqlite":
+        command = [str(BIN / "waitress-serve"), "--host=127.0.0.1", "--threads=8"]
+        servers = [
+            started([*command, f"--port={port}", "--call", "app:create_app"], tmp_path)
+            for port in ports
+        ]
+    else:
+        cluster = request.getfixturevalue("cluster")
+        name = f"two_{next(FRESH)}"
+        database = cluster.create(name)
+        request.addfinalizer(lambda: cluster.drop(name))
+        servers = [
+            started(
+                [str(ROOT / "bin" / "serve")],
+                tmp_path,
+                TABLESCORE_DATABASE=database,
+                WORKERS="1",
+                HOST="127.0.0.1",
+                PORT=str(port),
+            )
+            for port in ports
+        ]
     try:
         for port, server in zip(ports, servers, strict=True):
             listening(port, server)
@@ -73,9 +87,32 @@ def test_two_processes_record_every_concurrent_round_once(two: list[int], tmp_pa
     for each in phones:
         each.join(timeout=120)
     assert statuses.count(201) == 4 * POSTS and set(statuses) == {201}
+    seen = [ask(port, "GET", f"/api/matches/{match['id']}") for port in two]
+    assert [len(match["rounds"]) for _, _, match in seen] == [2 * POSTS] * 2
+    # Both processes serve the same state under the same version, totals and ETag.
+    (_, first, one), (_, second, other) = seen
+    assert (one["version"], one["totals"]) == (other["version"], other["totals"])
+    assert one["totals"] == {"Nous": 2 * POSTS * 100, "Eux": 2 * POSTS * 62}
+    assert first["ETag"] == second["ETag"]
+
+
+def test_a_correction_made_through_one_process_is_a_stale_if_match_on_the_other(
+    two: list[int],
+):
+    status, _, match = ask(two[0], "POST", "/api/matches", LONG)
+    bearer = {"Authorization": f"Bearer {match['scorer_token']}"}
+    url = f"/api/matches/{match['id']}/rounds"
+    status, _, posted = ask(two[0], "POST", url, DEAL, **bearer)
+    assert status == 201
+    stored = posted["round"]
+    tag = {"If-Match": f"{stored['id']}:{stored['version']}"}
+    better = DEAL | {"points": {"Nous": 100}}
+    assert ask(two[1], "PUT", f"{url}/1", better, **bearer, **tag)[0] == 200
+    status, _, said = ask(two[0], "PUT", f"{url}/1", DEAL, **bearer, **tag)
+    assert status == 412, said
     for port in two:
         _, _, seen = ask(port, "GET", f"/api/matches/{match['id']}")
-        assert len(seen["rounds"]) == 2 * POSTS
+        assert seen["totals"] == {"Nous": 110, "Eux": 52}
 
 
 def test_no_process_shows_a_sheet_older_than_another_processs_change(two: list[int]):

@@ -1,0 +1,95 @@
+"""The PostgreSQL engine's own words: statements written once for both engines said with
+psycopg's marks, the tables whose ids the database gives, addresses printed without their
+password, faults named as storage's own, and one writer at a time across connections."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psycopg
+import pytest
+
+from scorebook import storage
+from scorebook.storage import postgresql
+from tests.postgres import Cluster
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("select * from matches where id = ?", "select * from matches where id = %s"),
+        ("update t set a = :a where id = :id", "update t set a = %(a)s where id = %(id)s"),
+        ("select (x)::jsonb ->> ? from t", "select (x)::jsonb ->> %s from t"),
+        (
+            "select name like 'A%' from t where id = ?",
+            "select name like 'A%%' from t where id = %s",
+        ),
+        ("select '12:30' from t where id = ?", "select '12:30' from t where id = %s"),
+    ],
+)
+def test_a_statement_is_said_with_psycopgs_marks(written: str, said: str):
+    assert postgresql.spoken(written, [1]) == (said, [1])
+
+
+def test_a_statement_without_parameters_is_said_as_written():
+    assert postgresql.spoken("select 1 where 'a%' = 'a%'", ()) == (
+        "select 1 where 'a%' = 'a%'",
+        None,
+    )
+
+
+def test_every_table_whose_id_the_database_gives_is_known(cluster: Cluster):
+    with psycopg.connect(cluster.url("migrated")) as conn:
+        given = {
+            row[0]
+            for row in conn.execute(
+                "select table_name from information_schema.columns where column_name = 'id' "
+                "and is_identity = 'YES' and table_schema = current_schema()"
+            )
+        }
+    assert given == postgresql.KEYED_BY_ID
+
+
+def test_an_address_is_printed_without_its_password():
+    url = "postgresql://club:s3cret@db.example.org:5432/tablescore"
+    assert storage.shown(url) == "postgresql://club:***@db.example.org:5432/tablescore"
+    assert storage.shown("/srv/tablescore/instance/tablescore.sqlite").endswith(".sqlite")
+    assert storage.engine_name(url) == "postgresql"
+    assert storage.engine_name("postgres://club@db/tablescore") == "postgresql"
+    assert storage.engine_name("instance/tablescore.sqlite") == "sqlite"
+
+
+def test_a_database_nobody_answers_for_is_unavailable():
+    nobody = "postgresql://postgres@127.0.0.1:9/nowhere?connect_timeout=1"
+    with pytest.raises(storage.Unavailable):
+        storage.prepare(nobody)
+
+
+def test_a_second_row_with_the_same_key_is_a_duplicate(database: str, engine: str):
+    with storage.opened(database) as db, storage.writing(db):
+        db.execute("insert into tries (key, count, expires) values (?, 1, 1.0)", ["k"])
+        with pytest.raises(storage.Duplicate):
+            db.execute("insert into tries (key, count, expires) values (?, 1, 1.0)", ["k"])
+
+
+def test_changes_wait_for_each_other_across_connections(database: str, engine: str):
+    """Two changes from two connections (two servers, on PostgreSQL) never interleave: the
+    second starts once the first committed, and reads what it wrote."""
+    seen: list[int] = []
+    first_in = threading.Event()
+
+    def change(pause: float) -> None:
+        with storage.opened(database) as db, storage.writing(db):
+            first_in.set()
+            count = db.execute("select count(*) from tries").fetchone()[0]
+            time.sleep(pause)
+            db.execute("insert into tries (key, count, expires) values (?, 1, 1.0)", [f"k{count}"])
+            seen.append(count)
+
+    slow = threading.Thread(target=change, args=(0.5,))
+    slow.start()
+    first_in.wait(5)
+    change(0)
+    slow.join(10)
+    assert seen == [0, 1]
