@@ -1133,7 +1133,7 @@ def main() -> None:
     if args.engine == "postgresql":
         if args.db or args.keep or args.reuse:
             raise SystemExit("--engine postgresql builds in a throwaway cluster: no --db, --keep.")
-        cluster = Cluster(free_port()).start()
+        cluster = Cluster(free_port()).start(durable=True)
         path = cluster.create("bench")
     elif args.db:
         path = os.path.abspath(args.db)

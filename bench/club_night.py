@@ -32,6 +32,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -46,15 +48,17 @@ VERSION = re.compile(rb'data-version="(\d+)"')
 
 
 @contextlib.contextmanager
-def database(engine: str, folder: str) -> Iterator[str]:
-    """Give the address of a new database on the engine: a file in the folder, or a database
-    of a throwaway PostgreSQL cluster, stopped once the night is over."""
+def database(engine: str, folder: str, settings: list[str]) -> Iterator[tuple[str, list[int]]]:
+    """Give the address of a new database on the engine, and the processes of its server
+    (none for a file): a file in the folder, or a database of a throwaway PostgreSQL cluster,
+    stopped once the night is over."""
     if engine == "sqlite":
-        yield os.path.join(folder, "club.sqlite")
+        yield os.path.join(folder, "club.sqlite"), []
         return
-    cluster = Cluster(free_port()).start()
+    cluster = Cluster(free_port()).start(durable=True, settings=settings)
     try:
-        yield cluster.create("club")
+        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        yield cluster.create("club"), [postmaster]
     finally:
         cluster.stop()
 
@@ -274,6 +278,15 @@ def server_use(pids: list[int]) -> tuple[float, int, int]:
     return cpu, rss, processes
 
 
+def opened_connections(address: str) -> int:
+    """Count the connections open to a PostgreSQL database, or 0 for a file."""
+    if "://" not in address:
+        return 0
+    with psycopg.connect(address) as conn:
+        query = "select count(*) from pg_stat_activity where datname = current_database()"
+        return conn.execute(query).fetchone()[0] - 1
+
+
 def percentile(values: list[float], share: float) -> float:
     """The value `share` of the way up the sorted values (0 when there are none)."""
     ordered = sorted(values) or [0.0]
@@ -301,6 +314,13 @@ def main() -> None:
         "postgresql package), stopped and deleted afterwards",
     )
     parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the PostgreSQL server, as in postgresql.conf (again for more)",
+    )
+    parser.add_argument(
         "--servers",
         type=int,
         default=1,
@@ -309,7 +329,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     random.seed(20261201)
-    with tempfile.TemporaryDirectory() as folder, database(args.engine, folder) as address:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        database(args.engine, folder, args.setting) as (address, engine_pids),
+    ):
         ports = [free_port() for _ in range(args.servers)]
         servers = [serve(address, each, args.workers) for each in ports]
         port = ports[0]
@@ -327,6 +350,7 @@ def main() -> None:
                 night.posted_at[match["id"]] = {}
             pids = [server.pid for server in servers]
             cpu_before, _, _ = server_use(pids)
+            engine_before, _, _ = server_use(engine_pids)
             began = time.monotonic()
             until = began + args.seconds
             received, sent = multiprocessing.Pipe(duplex=False)
@@ -369,11 +393,17 @@ def main() -> None:
                     night.seen_after.append(at - made)
             elapsed = time.monotonic() - began
             cpu_after, rss, processes = server_use(pids)
+            engine_after, engine_rss, _ = server_use(engine_pids)
+            connections = opened_connections(address)
         finally:
             for server in servers:
                 server.terminate()
                 server.wait(timeout=10)
     report(args, quiet, night, elapsed, cpu_after - cpu_before, rss, processes)
+    if engine_pids:
+        use = (engine_after - engine_before) / elapsed * 100
+        print(f"PostgreSQL: {use:.0f}% of one core, {engine_rss / 2**20:.0f} MiB resident,")
+        print(f"  {connections} connections open at the end of the night (every server's pools)")
 
 
 def report(

@@ -2,8 +2,8 @@
 its own and started on a free port of 127.0.0.1, stopped and deleted when the tests end.
 
 initdb refuses to run as root: under root (CI's container) the cluster belongs to the
-`postgres` user Debian's package makes. Its data never needs to survive a crash, so it runs
-without fsync.
+`postgres` user Debian's package makes. The tests' data never needs to survive a crash, so
+their cluster runs without fsync; a benchmark's runs with PostgreSQL's own settings.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import psycopg
@@ -54,15 +55,17 @@ class Cluster:
             cwd=self.folder,
         )
 
-    def start(self) -> Cluster:
-        """Initialise the cluster and start it, answering on 127.0.0.1 only."""
+    def start(self, durable: bool = False, settings: Sequence[str] = ()) -> Cluster:
+        """Initialise the cluster and start it, answering on 127.0.0.1 only: for the tests,
+        without writing to disk what a crash would lose; `durable`, with PostgreSQL's own
+        settings, as a benchmark measures a real server; `settings` ("name=value") on top."""
         self.run("initdb", "-D", str(self.data), "-U", OWNER, "--auth=trust", "--no-locale",
                  "-E", "UTF8")  # fmt: skip
-        settings = (
-            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-        )
-        self.run("pg_ctl", "-D", str(self.data), "-o", settings, "-w", "-l",
+        chosen = ["listen_addresses=127.0.0.1", "max_connections=300", *settings]
+        if not durable:
+            chosen += ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]
+        options = f"-p {self.port} -k {self.folder} " + " ".join(f"-c {each}" for each in chosen)
+        self.run("pg_ctl", "-D", str(self.data), "-o", options, "-w", "-l",
                  str(self.folder / "log"), "start")  # fmt: skip
         return self
 

@@ -49,3 +49,28 @@ def test_the_circles_benchmark_catches_a_read_past_the_circle(tmp_path, monkeypa
     assert len(astray) == 2, astray
     used, astray = circles_bench.read_steps(database, READS_IN)
     assert astray == [] and used["by_circle"] == 1
+
+
+def ran(*command: str) -> str:
+    """Run a benchmark as its docs say, small; return what it printed."""
+    done = subprocess.run(
+        [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_benchmark_measures_postgresql_against_its_own_floor(postgresql_installed):
+    out = ran("bench/bench.py", "--engine", "postgresql", "--matches", "300", "--repeat", "2",
+              "--warmup", "1")  # fmt: skip
+    assert "PostgreSQL 1" in out and "database: 300 matches" in out
+    for door in ("POST /api/matches/<id>/rounds (201st event)", "GET /history?player=…"):
+        assert door in out
+    assert "floor, over every measurement: median" in out
+
+
+def test_the_club_night_runs_on_two_servers_over_postgresql(postgresql_installed):
+    out = ran("bench/club_night.py", "--engine", "postgresql", "--servers", "2", "--workers", "1",
+              "--tables", "4", "--watchers", "1", "--seconds", "4", "--alone", "5")  # fmt: skip
+    assert "Club night (2 × bin/serve, 2 server processes, PostgreSQL): 4 tables" in out
+    assert "errors: 0 of " in out and "PostgreSQL: " in out

@@ -106,7 +106,7 @@ class Site:
             "XDG_DATA_HOME": str(self.folder / "data"),
             "XDG_CONFIG_HOME": str(self.folder / "config"),
             "TABLESCORE_SITE": self.base,
-            "TABLESCORE_UPSTREAM": f"127.0.0.1:{self.app_port}",
+            "TABLESCORE_UPSTREAM": self.upstream,
             "TABLESCORE_TLS": "internal",
             "TABLESCORE_CADDY_ADMIN": "off",
             # Its redirect from http:// on a free port, never a packaged Caddy's port 80.
@@ -138,6 +138,11 @@ class Site:
                 self.caddy.kill()
                 self.caddy.wait(timeout=10)
             self.caddy = None
+
+    @property
+    def upstream(self) -> str:
+        """Where Caddy finds the app: its server's port on 127.0.0.1."""
+        return f"127.0.0.1:{self.app_port}"
 
     def trusted(self) -> ssl.SSLContext:
         """A client that trusts Caddy's root, and nothing else."""

@@ -108,9 +108,9 @@ def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
         piece = found.group(0)
         if piece[0].isdigit() or piece[0] in "+-\u2212":
             piece = piece.replace("-", numerals.MINUS, 1)
-            shown.append(Markup('<bdi dir="ltr">{}</bdi>').format(piece))
+            shown.append(left_to_right(piece))
         else:
-            shown.append(Markup("<bdi>{}</bdi>").format(piece))
+            shown.append(Markup(f"<bdi>{escape(piece)}</bdi>"))
         at = found.end()
     shown.append(suits(text[at:]))
     return Markup("").join(shown)
@@ -119,14 +119,20 @@ def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
 @bp.app_template_filter("signed")
 def signed(points: int) -> Markup:
     """Write a round's score with its sign, set apart from the names and words around it."""
-    return Markup('<bdi dir="ltr">{}</bdi>').format(numerals.signed(points))
+    return left_to_right(numerals.signed(points))
 
 
 @bp.app_template_filter("number")
 def number(points: int) -> Markup:
     """Write a total with a real minus, set apart: right to left, "آنا −6 · بهرام −8" keeps
     each total after its name."""
-    return Markup('<bdi dir="ltr">{}</bdi>').format(numerals.number(points))
+    return left_to_right(numerals.number(points))
+
+
+def left_to_right(text: str) -> Markup:
+    """Set a number apart, left to right (escaped once, without Markup.format: a 200-round
+    sheet sets thousands apart)."""
+    return Markup(f'<bdi dir="ltr">{escape(text)}</bdi>')
 
 
 def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tuple[Any, int]:
