@@ -1,17 +1,21 @@
 """The PostgreSQL engine's own words: statements written once for both engines said with
-psycopg's marks, the tables whose ids the database gives, addresses printed without their
-password, faults named as storage's own, and one writer at a time across connections."""
+psycopg's marks, the tables whose ids the database gives, the same numbered migrations making
+the same tables as on SQLite, addresses printed without their password, faults named as
+storage's own, and one writer at a time across connections."""
 
 from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
+import sqlite_utils
 
 from scorebook import storage
-from scorebook.storage import postgresql
+from scorebook.storage import migrations, postgresql
+from scorebook.storage.postgresql_steps import STEPS
 from tests.postgres import Cluster
 
 
@@ -93,3 +97,29 @@ def test_changes_wait_for_each_other_across_connections(database: str, engine: s
     change(0)
     slow.join(10)
     assert seen == [0, 1]
+
+
+def test_both_engines_apply_the_same_numbered_migrations_to_the_same_schema(
+    cluster: Cluster, migrated: Path
+):
+    sqlite_db = sqlite_utils.Database(migrated)
+    done_on_sqlite = [each.name for each in migrations.migrations.applied(sqlite_db)]
+    assert done_on_sqlite == list(STEPS)
+    sqlite_schema = {
+        table.name: sorted(table.columns_dict)
+        for table in sqlite_db.tables
+        if not table.name.startswith("_sqlite_migrations")
+    }
+    with psycopg.connect(cluster.url("migrated")) as conn:
+        done = [
+            row[0] for row in conn.execute("select name from tablescore_migrations order by name")
+        ]
+        columns: dict[str, list[str]] = {}
+        for table, column in conn.execute(
+            "select table_name, column_name from information_schema.columns "
+            "where table_schema = current_schema() and table_name <> 'tablescore_migrations' "
+            "order by table_name, column_name"
+        ):
+            columns.setdefault(table, []).append(column)
+    assert done == list(STEPS)
+    assert columns == sqlite_schema
