@@ -334,9 +334,12 @@ def main() -> None:
         database(args.engine, folder, args.setting) as (address, engine_pids),
     ):
         ports = [free_port() for _ in range(args.servers)]
-        servers = [serve(address, each, args.workers) for each in ports]
+        servers: list[subprocess.Popen] = []
         port = ports[0]
         try:
+            # One by one, each stopped below whichever fails to start.
+            for each in ports:
+                servers.append(serve(address, each, args.workers))
             if args.history:
                 status, body = Phone(port).ask(
                     "POST", "/api/import", copies(port, args.history, "old")

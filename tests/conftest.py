@@ -32,6 +32,7 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 ENGINES = ("sqlite", "postgresql")
+"""The engines a test of storage, the API and the pages runs on."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
