@@ -60,7 +60,8 @@ PARTS = (
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """Build the app over one SQLite file, creating and migrating it on first use."""
+    """Build the app over its database (an SQLite file unless DATABASE is a postgresql:// URL),
+    creating and migrating it on first use."""
     app = Flask(__name__, instance_relative_config=True)
     app.json = OrjsonProvider(app)
     app.config.from_mapping(

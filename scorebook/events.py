@@ -398,7 +398,8 @@ def load_for_organiser(db: Database, event_id: int, token: str | None) -> Event:
 
 
 SEEDS = (-(2**63), 2**63 - 1)
-"""The seeds a draw may be made with: the whole numbers SQLite keeps."""
+"""The seeds a draw may be made with: the whole numbers the database keeps (64 bits, on either
+engine)."""
 
 DRAW_ATTEMPTS = 3
 """How often a round is drawn again when the event changed while it was being drawn."""
@@ -442,7 +443,7 @@ def draw_round(db: Database, event_id: int, token: str | None, seed: Any = None)
 
 
 def read_seed(given: Any, path: str) -> int | None:
-    """Check the seed of a draw: none, or a whole number SQLite keeps (SEEDS)."""
+    """Check the seed of a draw: none, or a whole number the database keeps (SEEDS)."""
     least, most = SEEDS
     if given is not None and (
         isinstance(given, bool) or not isinstance(given, int) or not least <= given <= most

@@ -225,7 +225,8 @@ def plan_rematch(old: Match, seating: str) -> dict[str, Any]:
 
 
 LARGEST_ID = 2**63 - 1
-"""SQLite's largest integer: no match or page lies beyond it."""
+"""The largest integer either engine keeps (SQLite's INTEGER, PostgreSQL's bigint): no match or
+page lies beyond it."""
 
 
 def read_record(db: Database, match_id: int) -> MatchRecord:
