@@ -658,9 +658,10 @@ def recount(db: Database) -> dict[str, Any]:
     named: dict[str, str] = {}
     typed = rows(
         db,
-        "select s.name, m.created_utc as at, 0 as renamed from seats s join matches m "
-        "on m.id = s.match_id where s.name_key = s.player_key "
-        "union all select to_name, at_utc, 1 from renames order by at, renamed",
+        # Within one second, the order they were stored in: a second holds several matches.
+        "select s.name, m.created_utc as at, 0 as renamed, m.id as seq from seats s join "
+        "matches m on m.id = s.match_id where s.name_key = s.player_key "
+        "union all select to_name, at_utc, 1, id from renames order by at, renamed, seq",
     )
     for row in typed:
         named[row["name"].casefold()] = row["name"]
