@@ -13,7 +13,7 @@ import pytest
 from api_helpers import draw_round, finish_round, send, start_event
 from flask import Flask
 from flask.testing import FlaskClient
-from test_transfer import GAMES, RAMI, out, played
+from test_transfer import GAMES, RAMI, out, played, settings
 
 from app import create_app
 from scorebook import storage
@@ -22,16 +22,6 @@ from tests.postgres import Cluster
 
 READS = ("/api/matches", "/api/players", "/api/events", "/api/export")
 """The doors that list a whole site."""
-
-
-def settings(database: str) -> dict[str, Any]:
-    """The test settings of an app over a database."""
-    return {
-        "TESTING": True,
-        "DATABASE": database,
-        "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False,
-    }
 
 
 def phone(app: Flask) -> FlaskClient:
