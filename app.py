@@ -19,6 +19,7 @@ from scorers.base import FINISHED
 from web import (
     api,
     assets,
+    checking,
     circle_pages,
     circles,
     errors,
@@ -33,6 +34,7 @@ from web import (
     pwa,
     rating_pages,
     share,
+    sides,
     storage_faults,
     transfer_pages,
 )
@@ -55,6 +57,8 @@ PARTS = (
     rating_pages,
     share,
     circle_pages,
+    sides,
+    checking,
 )
 """The web modules whose blueprint (`bp`) holds pages or JSON doors, in the order registered."""
 

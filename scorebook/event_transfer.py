@@ -29,6 +29,7 @@ def export_event(db: Database, event_id: int) -> dict[str, Any]:
         "version": VERSION,
         "uid": row["uid"],
         **{name: row[name] for name in EVENT_FIELDS},
+        "options": events.shown_options(row),
         "created_at": row["created_utc"],
         "closed_at": row["closed_utc"],
         "entrants": event.entrant_list(),

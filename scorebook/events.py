@@ -10,11 +10,11 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from scorebook import access, matches, storage
+from scorebook import access, matches, storage, verdicts
 from scorebook.storage import Database
 from scorers import GAMES, Refusal, Scorer, Table
 from scorers.base import FINISHED, PLAYING, Replay, seats
@@ -42,6 +42,9 @@ class Event:
     standings: list[tuple[int, Record]]
     organiser_token: str | None = None
     """The organiser's token, given once, when the event is created."""
+    said: dict[int, verdicts.Verdicts] = field(default_factory=dict)
+    """By match, what the sides of each table said of its rounds, in an event whose sides
+    confirm them."""
 
     @property
     def id(self) -> int:
@@ -70,6 +73,35 @@ class Event:
         """The tables of round n still playing."""
         return [t for t in self.tables if t["event_round"] == n and t["status"] != FINISHED]
 
+    def counts(self, table: dict[str, Any]) -> bool:
+        """Say whether a table's result counts in the standings: its match is finished and,
+        where every side confirms, settled or accepted by the organiser."""
+        if table["status"] != FINISHED:
+            return False
+        said = self.said.get(table["id"])
+        return said is None or said.settled or said.accepted
+
+    def waiting(self, n: int) -> list[dict[str, Any]]:
+        """The tables of round n finished but waiting for their sides to confirm."""
+        return [
+            t
+            for t in self.tables
+            if t["event_round"] == n and t["status"] == FINISHED and not self.counts(t)
+        ]
+
+    def contested(self) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
+        """Every contested round of the event: its table, its number and the contest."""
+        found = []
+        for table in self.tables:
+            said = self.said.get(table["id"])
+            if said is None:
+                continue
+            for n, round_id in enumerate(said.by_round, 1):
+                contest = said.by_round[round_id].contest
+                if contest is not None:
+                    found.append((table, n, contest))
+        return found
+
     def round_tables(self, n: int) -> list[dict[str, Any]]:
         """The tables of round n, in order."""
         return [t for t in self.tables if t["event_round"] == n]
@@ -93,6 +125,12 @@ class Event:
             return None
         first = [record for rank, record in self.standings if rank == 1]
         return first[0].entrant if len(first) == 1 else None
+
+
+def shown_options(row: dict[str, Any]) -> dict[str, Any]:
+    """Return an event's options as its documents show them: with confirm, when every side
+    of every table confirms its rounds."""
+    return row["options"] | ({"confirm": True} if row["confirm"] else {})
 
 
 def create(db: Database, data: Any) -> Event:
@@ -142,8 +180,11 @@ def check_new(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | No
         with problems.collect():
             checked[name] = read()
     checked["options"] = {}
+    game_data, choice = verdicts.take_choice(data)
     with problems.collect():
-        checked["options"] = read_options(scorer, data.get("options"), checked["deals"])
+        checked["confirm"] = read_confirm(choice)
+    with problems.collect():
+        checked["options"] = read_options(scorer, game_data.get("options"), checked["deals"])
     entrants: dict[str, tuple[str, ...] | None] = {}
     with problems.collect():
         entrants = read_entrants(scorer, data, scorer.teams)
@@ -158,6 +199,20 @@ def check_new(data: Any) -> tuple[dict[str, Any], dict[str, tuple[str, ...] | No
         )
     check_tables(scorer, entrants, checked["options"], checked["table_size"] or min(sizes))
     return checked, entrants
+
+
+def read_confirm(choice: dict[str, Any]) -> int:
+    """Check whether every side of every table confirms its rounds (each table's scorer plays
+    for its first side)."""
+    if "scorer_side" in choice:
+        raise Refusal.at(
+            "options.scorer_side",
+            _("At an event each table's scorer plays for its first side: leave scorer_side out."),
+        )
+    confirm = choice.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise Refusal.at("options.confirm", _("Confirm is true or false."))
+    return int(confirm)
 
 
 def read_text(given: Any, path: str, most: int, required: bool = False) -> str | None:
@@ -360,12 +415,34 @@ def load(db: Database, event_id: int) -> Event:
         entrants = storage.entrants(db, event_id)
         draws = storage.draws(db, event_id)
         tables = storage.table_matches(db, event_id)
-    finished = [read_result(scorer, table) for table in tables if table["status"] == FINISHED]
+        said = read_said(db, tables)
+    event = Event(row, scorer, entrants, draws, tables, [], said=said)
+    finished = [read_result(scorer, table) for table in tables if event.counts(table)]
     byes = [name for drawn in draws for name in drawn["byes"]]
     records = tally([e["name"] for e in entrants], finished, byes)
     for entrant in entrants:
         records[entrant["name"]].withdrawn = entrant["withdrawn_round"] is not None
-    return Event(row, scorer, entrants, draws, tables, ranked(records.values(), scorer.event_order))
+    event.standings = ranked(records.values(), scorer.event_order)
+    return event
+
+
+def read_said(db: Database, tables: list[dict[str, Any]]) -> dict[int, verdicts.Verdicts]:
+    """Read what the sides of each confirming table said of its rounds, in one read each."""
+    confirming = [table for table in tables if table["scorer_side"] is not None]
+    ids = [table["id"] for table in confirming]
+    rounds = storage.live_round_ids(db, ids)
+    by_match: dict[int, list[dict[str, Any]]] = {}
+    for change in storage.sayings(db, ids, verdicts.READ):
+        by_match.setdefault(change["match_id"], []).append(change)
+    return {
+        table["id"]: verdicts.read_verdicts(
+            table["scorer_side"],
+            list_sides(table),
+            rounds.get(table["id"], []),
+            by_match.get(table["id"], []),
+        )
+        for table in confirming
+    }
 
 
 def no_such_event(event_id: int) -> matches.NotFound:
@@ -485,7 +562,10 @@ def keep_round(db: Database, event: Event, drawn: Drawn) -> None:
     """Store a round drawn, inside the caller's change: its draw, and a match at each table
     that the organiser's token scores."""
     for number, table in enumerate(drawn.tables, 1):
-        match_id = matches.insert(db, event.scorer, table, event=(event.id, drawn.n, number))
+        # Where every side confirms, each table's scorer plays for its first side.
+        side = verdicts.sides_of(table)[0] if event.row["confirm"] else None
+        at = (event.id, drawn.n, number)
+        match_id = matches.insert(db, event.scorer, table, event=at, scorer_side=side)
         access.admit(db, match_id, event.row["organiser_sha256"], _("the organiser"))
     storage.insert_draw(db, event.id, drawn.n, drawn.seed, drawn.byes)
 
@@ -503,6 +583,14 @@ def refuse_early(event: Event, n: int) -> None:
                 "Round {round} is still being played at table {tables}: draw the next round "
                 "once every table has finished."
             ).format(round=n - 1, tables=", ".join(str(t["event_table"]) for t in playing))
+        )
+    waiting = event.waiting(n - 1)
+    if waiting:
+        raise matches.Conflict(
+            _(
+                "Round {round} waits for its sides to confirm at table {tables}: draw the next "
+                "round once they have, or accept those results as they stand."
+            ).format(round=n - 1, tables=", ".join(str(t["event_table"]) for t in waiting))
         )
 
 
@@ -591,5 +679,41 @@ def close(db: Database, event_id: int, token: str | None) -> Event:
                     round=event.drawn, tables=", ".join(str(t["event_table"]) for t in playing)
                 )
             )
+        waiting = event.waiting(event.drawn)
+        if waiting:
+            raise matches.Conflict(
+                _(
+                    "Round {round} waits for its sides to confirm at table {tables}: close the "
+                    "event once they have, or accept those results as they stand."
+                ).format(
+                    round=event.drawn, tables=", ".join(str(t["event_table"]) for t in waiting)
+                )
+            )
         storage.close_event(db, event_id)
+    return load(db, event_id)
+
+
+def accept(db: Database, event_id: int, n: int, number: int, token: str | None) -> Event:
+    """Count a finished table's result as it stands, whatever its sides said: the organiser's
+    word, logged in the table's match. A later change to its rounds needs accepting again."""
+    with storage.writing(db):
+        event = load_for_organiser(db, event_id, token)
+        table = next(
+            (t for t in event.tables if (t["event_round"], t["event_table"]) == (n, number)), None
+        )
+        if table is None:
+            raise matches.NotFound(
+                _("Round {round} of this event has no table {table}.").format(round=n, table=number)
+            )
+        if table["status"] != FINISHED:
+            raise matches.Conflict(
+                _("Table {table} is still playing: accept its result once it is finished.").format(
+                    table=number
+                )
+            )
+        if not event.counts(table):
+            matches.refuse_closed(db, matches.read_record(db, table["id"]))
+            at, organiser = storage.now_utc(), _("the organiser")
+            change = storage.Change("accept", 0, None, None, None, at, organiser)
+            storage.log_change(db, table["id"], change)
     return load(db, event_id)

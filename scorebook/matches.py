@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from scorebook import access, storage
+from scorebook import access, storage, verdicts
 from scorebook.storage import Database, MatchRecord, Round, StoredMatch
+from scorebook.verdicts import Verdicts
 from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.refusal import Problems
@@ -79,6 +80,12 @@ class Match:
     """Its note, place and the moment it was played (storage.DETAILS)."""
     abandoned_utc: str | None = None
     """When its table abandoned it, while it stays abandoned: then it counts for nobody."""
+    scorer_side: str | None = None
+    """The side its scoring phone plays for, when every side confirms the rounds."""
+    confirmations: Verdicts | None = None
+    """What each side said of each round, when every side confirms them."""
+    log_head: str = ""
+    """The hash of its log's last change: what a printed sheet or an export is checked by."""
 
     @property
     def title(self) -> str:
@@ -130,6 +137,7 @@ def start(
         raise Refusal(_("A match must be an object with game, players and options."))
     scorer = find_scorer(data.get("game"))
     asked = fingerprint("start", None, data)
+    game_data, choice = verdicts.take_choice(data)
     with storage.writing(db):
         done = storage.started_with(db, key) if key else None
         if done is not None:
@@ -142,7 +150,9 @@ def start(
                     )
                 )
         else:
-            match_id = insert(db, scorer, scorer.read_table(data), rematch_of)
+            table = scorer.read_table(game_data)
+            scorer_side = verdicts.read_choice(choice, table)
+            match_id = insert(db, scorer, table, rematch_of, scorer_side=scorer_side)
             if key:
                 storage.remember_start(db, key, asked, match_id, storage.now_utc())
         token = access.issue(db, match_id, device or _("the phone that started it"))
@@ -157,8 +167,10 @@ def insert(
     table: Table,
     rematch_of: int | None = None,
     event: tuple[int, int, int] | None = None,
+    scorer_side: str | None = None,
 ) -> int:
-    """Store a new match at a checked table, inside the caller's change; return its id."""
+    """Store a new match at a checked table, inside the caller's change; return its id.
+    With `scorer_side`, every side confirms its rounds, the scoring phone for that side."""
     return storage.insert_match(
         db,
         uid=uuid.uuid4().hex,
@@ -171,6 +183,7 @@ def insert(
         at=storage.now_utc(),
         rematch_of=rematch_of,
         event=event,
+        scorer_side=scorer_side,
     )
 
 
@@ -212,6 +225,7 @@ def plan_rematch(old: Match, seating: str) -> dict[str, Any]:
     # The deal goes on round the table: whoever would deal next deals first.
     if "first_dealer" in known and old.replay.state.get("dealer") in players:
         options["first_dealer"] = old.replay.state["dealer"]
+    options |= verdicts.shown_choice(old.scorer_side)
     data: dict[str, Any] = {"game": old.scorer.id, "options": options}
     if old.table.teams is None:
         data["players"] = players
@@ -290,7 +304,20 @@ def score(stored: StoredMatch, replay: Replay | None = None) -> Match:
         event=record.event,
         details=dict(record.details),
         abandoned_utc=record.abandoned_utc,
+        scorer_side=record.scorer_side,
     )
+
+
+def read_verdicts(db: Database, match: Match) -> Match:
+    """Give a match its log's head and, if its sides confirm its rounds, what each side said
+    of them."""
+    match.log_head = storage.log_head(db, match.id)
+    if match.scorer_side is not None:
+        said = storage.sayings(db, [match.id], verdicts.READ)
+        rounds = [r.id for r in match.rounds]
+        sides = verdicts.sides_of(match.table)
+        match.confirmations = verdicts.read_verdicts(match.scorer_side, sides, rounds, said)
+    return match
 
 
 class Replayed:
@@ -345,7 +372,7 @@ def load(db: Database, match_id: int) -> Match:
         key = replay_key(db, match_id, stamp)
         found = REPLAYED.get(key)
         if found is None:
-            found = score(read_stored(db, match_id))
+            found = read_verdicts(db, score(read_stored(db, match_id)))
             found.version = stamp[1]
             REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
@@ -538,6 +565,28 @@ def recorded_again(rounds: list[Round], done: storage.Request) -> int:
             )
         )
     return n
+
+
+def oddities(match: Match, data: Any, expected: int | None = None) -> list[str]:
+    """Return the questions a new round raises, read and scored on the match as it stands;
+    nothing is stored. A round that cannot be recorded as sent (refused, the match over or
+    abandoned, a form for another round) raises none: recording it says why."""
+    n = len(match.rounds) + 1
+    if match.replay.status == FINISHED or match.abandoned_utc or expected not in (None, n):
+        return []
+    scorer, table = match.scorer, match.table
+    try:
+        entered = scorer.read_round(table, data)
+        inputs = [*(r.input for r in match.rounds), entered]
+        replay = check_replay(scorer, table, inputs, n, match.replay)
+    except (Refusal, Conflict):
+        return []
+    return scorer.oddities_of(table, entered, replay.rounds[-1])
+
+
+def unusual(match: Match, n: int) -> list[str]:
+    """Return the questions round n raises, as it was scored in the match."""
+    return match.scorer.oddities_of(match.table, match.round(n).input, match.replay.rounds[n - 1])
 
 
 def correct_round(
@@ -846,7 +895,7 @@ def read_extras(db: Database, match: Match) -> Match:
     """Give a match read inside a change its version and its removed rounds."""
     match.version = storage.match_version(db, match.id)
     match.removed = storage.removed_rounds(db, match.id)
-    return match
+    return read_verdicts(db, match)
 
 
 def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:

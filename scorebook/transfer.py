@@ -23,7 +23,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection
 from typing import Any, BinaryIO
 
-from scorebook import access, matches, storage
+from scorebook import access, matches, storage, verdicts
 from scorebook.json_guards import MAX_DEPTH, SURROGATE_ESCAPE, lone_surrogate, nesting_depth
 from scorebook.round_json import round_json
 from scorebook.storage import Database
@@ -77,16 +77,10 @@ class Entry:
     device: str | None = None
 
     def document(self) -> dict[str, Any]:
-        """Return the change as the export lists it."""
-        return {
-            "action": self.action,
-            "n": self.n,
-            "input": self.entered,
-            "replaced": self.replaced,
-            "at": self.at,
-            "device": self.device,
-            "round_ref": self.ref,
-        }
+        """Return the change as the export lists it, its hash apart: as the log shows it."""
+        return storage.chain.logged_form(
+            self.action, self.n, self.entered, self.replaced, self.at, self.device, self.ref
+        )
 
 
 @dataclass
@@ -104,6 +98,8 @@ class Incoming:
     """Its note, place and the moment it was played."""
     abandoned_at: str | None = None
     """When its table abandoned it, if its log leaves it abandoned."""
+    scorer_side: str | None = None
+    """The side its scoring phone played for, when every side confirmed its rounds."""
 
 
 @dataclass
@@ -150,9 +146,9 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         match = matches.score(matches.read_stored(db, match_id))
         rows = storage.round_records(db, match.id)
         changes = storage.changes(db, match.id)
-    refs = {row["id"]: ref for ref, row in enumerate(rows)}
     return {
         **start_document(match.uid, match.scorer, match.table, match.created_utc),
+        "options": dict(match.table.options) | verdicts.shown_choice(match.scorer_side),
         "note": match.details.get("note"),
         "place": match.details.get("place"),
         "played_at": match.details.get("played_at") or match.created_utc,
@@ -165,18 +161,8 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
         "totals": match.replay.totals,
         "status": match.replay.status,
         "winner": match.replay.winner,
-        "log": [
-            Entry(
-                change["action"],
-                change["n"],
-                refs.get(change["round_id"]),
-                change["input"],
-                change["replaced"],
-                change["at_utc"],
-                change["device"],
-            ).document()
-            for change in changes
-        ],
+        "log": [logged(change) for change in changes],
+        "log_head": storage.chain.head(changes),
         "round_records": [
             Record(
                 row["input"],
@@ -188,6 +174,20 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
             for ref, row in enumerate(rows)
         ],
     }
+
+
+def logged(change: dict[str, Any]) -> dict[str, Any]:
+    """Return a stored change as the log and the export show it, with its hash."""
+    shown = storage.chain.logged_form(
+        change["action"],
+        change["n"],
+        change["input"],
+        change["replaced"],
+        change["at_utc"],
+        change["device"],
+        change["round_ref"],
+    )
+    return shown | {"hash": change["hash"]}
 
 
 def start_document(uid: str, scorer: Scorer, table: Table, created_at: str) -> dict[str, Any]:
@@ -513,7 +513,9 @@ def stored_document(db: Database, match_id: int) -> Any:
     matches with equal documents have the same table and history.
     """
     here = export_match(db, match_id)
-    return as_json({key: value for key, value in here.items() if key not in DERIVED})
+    kept = {key: value for key, value in here.items() if key not in (*DERIVED, "log_head")}
+    # Its hashes follow from the rest: a document from before the chain has none to compare.
+    return as_json(kept | {"log": [unchained(change) for change in here["log"]]})
 
 
 def history_document(match: Incoming) -> Any:
@@ -521,6 +523,7 @@ def history_document(match: Incoming) -> Any:
     return as_json(
         {
             **start_document(match.uid, match.scorer, match.table, match.created_at),
+            "options": dict(match.table.options) | verdicts.shown_choice(match.scorer_side),
             **match.details,
             "abandoned_at": match.abandoned_at,
             "log": [entry.document() for entry in match.log],
@@ -599,14 +602,48 @@ def read_match(document: Any) -> Incoming:
         raise Refusal.at("uid", _("Every match needs its uid: 1 to 64 letters, digits, - or _."))
     created_at = read_moment(document.get("created_at"), "created_at")
     scorer = matches.find_scorer(document.get("game"))
-    table = read_table(scorer, document)
-    records, log = read_log(scorer, table, document.get("log"))
+    game_document, choice = verdicts.take_choice(document)
+    table = read_table(scorer, game_document)
+    scorer_side = verdicts.read_choice(choice, table)
+    records, log = read_log(scorer, table, document.get("log"), scorer_side)
     check_records(records, document.get("round_records"))
     replay = replay_records(scorer, table, records)
     check_numbers(replay, document)
     details = read_logged_details(document, log, created_at)
     abandoned = read_abandoned(document, log)
-    return Incoming(uid, scorer, table, created_at, records, log, replay, details, abandoned)
+    # Last: a change edited by hand is named above by what it says; one edited so that every
+    # number still adds up is named by the chain.
+    check_chain(document)
+    return Incoming(
+        uid, scorer, table, created_at, records, log, replay, details, abandoned, scorer_side
+    )
+
+
+def check_chain(document: dict[str, Any]) -> None:
+    """Refuse a document whose log's chain is broken, naming the first change that is not
+    what was scored. An export made before the chain carries no hash at all, and is read
+    as its log says."""
+    log = document.get("log")
+    if not isinstance(log, list):
+        return
+    if "log_head" not in document and not any(
+        isinstance(change, dict) and "hash" in change for change in log
+    ):
+        return
+    bad = storage.chain.first_broken(log)
+    if bad is not None:
+        raise Refusal.at(
+            f"log.{bad}.hash",
+            _(
+                "Its log's chain breaks at change {n}: that change is not what was scored, "
+                "or one was taken out or slipped in before it."
+            ).format(n=bad + 1),
+        )
+    if document.get("log_head") != storage.chain.head(log):
+        raise Refusal.at(
+            "log_head",
+            _("Its log_head is not the hash of its log's last change: the log was cut short."),
+        )
 
 
 def read_abandoned(document: dict[str, Any], log: list[Entry]) -> str | None:
@@ -698,7 +735,9 @@ def first_member(members: Any) -> str | None:
     return None
 
 
-def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list[Entry]]:
+def read_log(
+    scorer: Scorer, table: Table, log: Any, scorer_side: str | None = None
+) -> tuple[list[Record], list[Entry]]:
     """Replay the change log into the round records it leaves, refusing a change that cannot be."""
     if not isinstance(log, list):
         raise Refusal.at("log", _("The log must be a list of changes, oldest first."))
@@ -719,11 +758,92 @@ def read_log(scorer: Scorer, table: Table, log: Any) -> tuple[list[Record], list
                 raise Refusal.at(
                     "action", _("The match was abandoned then: nothing could be changed in it.")
                 )
+            elif action in (*verdicts.SAYING, "accept"):
+                entry = read_saying(table, live, scorer_side, given)
             else:
                 entry = apply_change(scorer, table, records, live, given)
-            check_same(entry.document(), given)
+            check_same(entry.document(), unchained(given))
         entries.append(entry)
     return records, entries
+
+
+@dataclass(frozen=True)
+class Check:
+    """What checking a result file found: whether it is what was scored and, if not, the
+    first change of its log that differs and why."""
+
+    valid: bool
+    first_bad_change: int | None = None
+    reason: str | None = None
+
+
+def verify(document: Any) -> Check:
+    """Check a match document as exported: its chain unbroken, its head its last change's
+    hash, and every number what its log replays to."""
+    log = document.get("log") if isinstance(document, dict) else None
+    if not isinstance(log, list) or not isinstance(document.get("log_head"), str):
+        return Check(
+            False,
+            reason=_(
+                "This file carries no chained log: it is not a Tablescore match export, or it "
+                "was exported before results could be checked."
+            ),
+        )
+    bad = storage.chain.first_broken(log)
+    if bad is not None:
+        return Check(
+            False,
+            bad,
+            _(
+                "Change {n} is not what was scored: it was edited, or a change before it was "
+                "taken out or slipped in."
+            ).format(n=bad + 1),
+        )
+    if document["log_head"] != storage.chain.head(log):
+        return Check(False, reason=_("Its log was cut short: the last changes scored are missing."))
+    try:
+        read_match(document)
+    except Refusal as refusal:
+        return Check(False, reason=refusal.message)
+    return Check(True)
+
+
+def unchained(given: Any) -> Any:
+    """Return a logged change without its hash, which `check_chain` checked."""
+    if not isinstance(given, dict):
+        return given
+    return {key: value for key, value in given.items() if key != "hash"}
+
+
+def read_saying(
+    table: Table, live: list[int], scorer_side: str | None, given: dict[str, Any]
+) -> Entry:
+    """Read what a side said of a round (confirm, contest) or an organiser's acceptance."""
+    if scorer_side is None:
+        raise Refusal.at(
+            "action", _("The match was started without confirm: no side confirms its rounds.")
+        )
+    action, at, device = given["action"], read_moment(given.get("at"), "at"), read_device(given)
+    if action == "accept":
+        return Entry(action, 0, None, None, None, at, device)
+    n, said = given.get("n"), given.get("input")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(live):
+        raise Refusal.at(
+            "n", _("There is no round {n}: {count} are played.").format(n=repr(n), count=len(live))
+        )
+    others = [side for side in verdicts.sides_of(table) if side != scorer_side]
+    if not isinstance(said, dict) or said.get("side") not in others:
+        raise Refusal.at(
+            "input.side",
+            _("The side that confirms or contests is one of {sides}.").format(
+                sides=", ".join(others)
+            ),
+        )
+    words = {"side": said["side"]}
+    if action == "contest":
+        with locating("input"):
+            words["reason"] = verdicts.read_reason(said.get("reason"))
+    return Entry(action, n, live[n - 1], words, None, at, device)
 
 
 def apply_change(
@@ -916,6 +1036,7 @@ def store_match(
         at=match.created_at,
         import_id=import_id,
         event=event,
+        scorer_side=match.scorer_side,
     )
     round_ids = []
     corrections = Counter(entry.ref for entry in match.log if entry.action == "correct")

@@ -161,6 +161,20 @@ class Rule:
     """Whether the rule produced a number in a round (entered, result); None for every round."""
 
 
+@dataclass(frozen=True)
+class Oddity:
+    """A round the rules accept but a table rarely sees: asked about once before Record.
+
+    A check only asks, it never refuses: a slip is caught, and an odd round still counts.
+    """
+
+    text: str | lazy
+    """What it checks, as the game's list of unusual rounds says it."""
+    ask: Callable[[Table, Mapping[str, Any], RoundResult], str | None]
+    """The question a round raises (table, entered, result), or None for an ordinary round:
+    one short sentence ending with "?"."""
+
+
 class RoundImpossible(Exception):
     """A round cannot be scored where it stands: refused (422), or waiting on another (409)."""
 
@@ -338,6 +352,8 @@ class Scorer(Presentation, EventHooks, ABC):
     """The lowest total leads (Rami), instead of the highest."""
     deal_step = LEFT
     """Which way the deal moves round the table, a seat a deal (RIGHT: counter-clockwise)."""
+    oddities: tuple[Oddity, ...] = ()
+    """The rounds the rules accept but a table rarely sees: asked about before Record."""
 
     @abstractmethod
     def read_round(self, table: Table, data: Any) -> dict[str, Any]:
@@ -352,6 +368,12 @@ class Scorer(Presentation, EventHooks, ABC):
         score them all. By default it is that; a game whose matches run long scores only the
         new round, from what the replay carries."""
         return self.score(table, [*rounds, entered])
+
+    def oddities_of(self, table: Table, entered: Entered, result: RoundResult) -> list[str]:
+        """Return the questions a round raises, as read and scored in its match (none for an
+        ordinary round)."""
+        asked = (oddity.ask(table, entered, result) for oddity in self.oddities)
+        return [question for question in asked if question]
 
     def outcome_of(self, result: RoundResult) -> str:
         """Say in a word how a round went, as the sheet writes it beside the round (a deal made

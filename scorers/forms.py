@@ -237,8 +237,17 @@ class MatchForm(RefusalOnFields):
                 raise Refusal.at("team_1", _("Each team needs its own name."))
             members = [self.names_in(players) for _name, players in self.team_boxes()]
             data["teams"] = dict(zip(names, members, strict=True))
-        data["options"] = self.chosen_options()
+        data["options"] = self.chosen_options() | self.confirm_choice(data)
         return data
+
+    def confirm_choice(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the match's confirm choice in the API's shape: the scorer's side named as
+        typed, its team or its player."""
+        if not self.confirm.data:
+            return {}
+        sides = list(data["teams"]) if "teams" in data else list(data["players"])
+        seat = int(self.scorer_seat.data) if (self.scorer_seat.data or "").isdigit() else 0
+        return {"confirm": True, "scorer_side": sides[seat] if seat < len(sides) else None}
 
     def preset_choices(self, asked: Mapping[str, str]) -> None:
         """Start the form with the choices a link asks for (?variant=coinche: Coinche)."""
@@ -297,5 +306,22 @@ def match_form(scorer: Scorer, formdata: Any = None, layout: str | None = None) 
     for option in scorer.options:
         if asks(option, layout, preset):
             fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
+    fields["confirm"] = BooleanField(
+        _("Every side confirms each round on its own phone"),
+        description=_(
+            "This phone enters the rounds for one side; the other sides confirm or contest "
+            "each one from their phones, and the match shows settled once all are confirmed."
+        ),
+    )
+    sides = (
+        [_("Team {number}").format(number=i + 1) for i in range(len(scorer.team_names))]
+        if in_teams
+        else [_("Player {seat}").format(seat=i + 1) for i in range(most)]
+    )
+    fields["scorer_seat"] = RadioField(
+        _("This phone plays for"),
+        choices=[SelectChoice(str(i), side) for i, side in enumerate(sides)],
+        default="0",
+    )
     form_class = type(f"{scorer.name}MatchForm", (MatchForm,), fields)
     return form_class(formdata)

@@ -207,6 +207,8 @@ def path_values(world: World, endpoint: str, arguments: set[str]) -> dict[str, A
         "circle_id": world.a["id"],
         "n": 1,
         "round_id": 1,
+        "table": 1,
+        "side": "Bo",
         "name": "Ana",
         "key": WRONG_KEY,
         "code": "ABCD2345",

@@ -171,8 +171,11 @@ def posted_forms(page: Any) -> list[Node]:
     return [f for f in parse(page).find_all("form") if f.attrs.get("method", "").lower() == "post"]
 
 
-def started(phone: Phone, game: str, names: list[str], **options: str) -> int:
-    """Start a match through its new-match form, names typed in seating order; return its id."""
+def started(
+    phone: Phone, game: str, names: list[str], confirm: bool = False, **options: str
+) -> int:
+    """Start a match through its new-match form, names typed in seating order (every side
+    confirming, with `confirm`); return its id."""
     shown = phone.get(f"/matches/new/{game}")
     (form,) = [f for f in posted_forms(shown) if "language-form" not in f.attrs.get("class", "")]
     boxes: dict[str, list[str]] = {}
@@ -183,6 +186,8 @@ def started(phone: Phone, game: str, names: list[str], **options: str) -> int:
     seats = [*boxes.values()][0] if len(boxes) == 1 else [b for t in boxes.values() for b in t[:2]]
     typed = dict(zip(seats, names, strict=False))
     typed |= {f"option_{name}": value for name, value in options.items()}
+    if confirm:
+        typed["confirm"] = "y"
     answer = phone.submit(shown, form, typed)
     assert answer.status_code == 200 and "/matches/" in answer.request.path, answer.status_code
     return int(answer.request.path.split("/")[2])
@@ -222,9 +227,20 @@ def every_form(phone: Phone) -> None:
     over = round_form(players=("Ana", "Bo"), winner="Ana", Bo=hand(points="100", melded=True))
     round_recorded(phone, duel, over)
     others = [started(phone, game, PLAYERS.get(game, ["Ana", "Bo", "Cy", "Di"])) for game in GAMES]
+    # Every side confirms: this phone scores for Ana, and opens Bo's link too, so it shows
+    # the forms of both phones.
+    agreed = started(phone, "rami", ["Ana", "Bo"], confirm=True)
+    two = round_form(players=("Ana", "Bo"), winner="Ana", Bo=hand(points="10", melded=True))
+    round_recorded(phone, agreed, two)
+    round_recorded(phone, agreed, two)
+    shown = phone.get(f"/matches/{agreed}/sides")
+    (form,) = [f for f in posted_forms(shown) if f.attrs.get("action", "").endswith("/sides")]
+    links = [a.attrs.get("href", "") for a in parse(phone.submit(shown, form)).find_all("a")]
+    (side_link,) = [urlsplit(link).path for link in links if "/side/" in link]
     shown = phone.get("/events/new/rami")
     (form,) = [f for f in posted_forms(shown) if "language-form" not in f.attrs.get("class", "")]
     typed = {"name": "Club night", "entrants": "Ana\nBo\nCy\nDi", "deals": "1", "rounds": "2"}
+    typed["confirm"] = "y"
     event = phone.submit(shown, form, typed)
     assert event.status_code == 200 and event.request.path.startswith("/events/")
     # Round 1 drawn and played (one table, one deal), so the event offers to close.
@@ -246,6 +262,9 @@ def every_form(phone: Phone) -> None:
         f"/matches/{rami}/sheet",
         "/join",
         "/join/ABCD2345",
+        side_link,
+        f"/matches/{agreed}",
+        "/check",
         "/players/Ana",
         "/import",
         "/events/new/rami",

@@ -8,7 +8,6 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from scorebook import access, matches
-from scorebook.round_json import round_json
 from scorers import GAMES
 
 from . import openapi
@@ -17,7 +16,7 @@ from .db import get_db
 from .json_body import body, guard
 from .limits import joining
 from .passcode import bearer_token, check_passcode
-from .present import change_json, game_json, match_json, summary_json
+from .present import change_json, game_json, match_json, round_answer, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -121,20 +120,16 @@ def match(match_id: int) -> ResponseReturnValue:
     return unchanged(tag) or tagged(jsonify(match_json(matches.load(get_db(), match_id))), tag)
 
 
-def round_answer(match: matches.Match, n: int) -> dict[str, Any]:
-    """Answer a change with the round it touched and the whole match after it."""
-    return {
-        "round": round_json(match.round(n), match.replay.rounds[n - 1]),
-        "match": match_json(match),
-    }
-
-
 @bp.post("/matches/<int:match_id>/rounds")
 def add_round(match_id: int) -> ResponseReturnValue:
-    """Record the next round; a retried request with the same Idempotency-Key records it once."""
+    """Record the next round; a retried request with the same Idempotency-Key records it once.
+
+    Never asked about: `unusual` lists the questions the phone's page would have asked first
+    (docs/UNUSUAL_ROUNDS.md), for a client that wants to check with the table."""
     device = scoring_phone(match_id)
     match = matches.add_round(get_db(), match_id, body(), device, idempotency_key())
-    return jsonify(round_answer(match, match.recorded)), 201
+    unusual = matches.unusual(match, match.recorded)
+    return jsonify(round_answer(match, match.recorded) | {"unusual": unusual}), 201
 
 
 @bp.put("/matches/<int:match_id>/rounds/<int:n>")

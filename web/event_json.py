@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import url_for
 
+from scorebook import events
 from scorebook.events import Event
 
 from .present import pick
@@ -17,7 +18,8 @@ def event_json(event: Event) -> dict[str, Any]:
     byes = {drawn["round"]: drawn["byes"] for drawn in event.draws}
     return {
         "id": event.id,
-        **pick(row, "uid", "name", "game", "options"),
+        **pick(row, "uid", "name", "game"),
+        "options": events.shown_options(row),
         **pick(row, "rounds", "deals", "table_size", "place", "played_on"),
         "created_at": row["created_utc"],
         "closed_at": row["closed_utc"],
@@ -27,7 +29,10 @@ def event_json(event: Event) -> dict[str, Any]:
         "tables": [
             {
                 "round": n,
-                "tables": [table_json(table) for table in event.round_tables(n)],
+                "tables": [
+                    table_json(table) | confirm_json(event, table)
+                    for table in event.round_tables(n)
+                ],
                 "byes": byes[n],
             }
             for n in range(1, event.drawn + 1)
@@ -54,6 +59,30 @@ def table_seats(row: dict[str, Any]) -> dict[str, Any]:
 def table_json(row: dict[str, Any]) -> dict[str, Any]:
     """Return one table of a round: its match, who sits there and how it stands."""
     return table_seats(row) | pick(row, "status", "totals", "winner", "rounds_played")
+
+
+def confirm_json(event: Event, table: dict[str, Any]) -> dict[str, Any]:
+    """Say, at an event whose sides confirm, whether a table's match is settled, and whether
+    its result counts yet."""
+    said = event.said.get(table["id"])
+    if said is None:
+        return {}
+    return {"settled": said.settled, "accepted": said.accepted, "counts": event.counts(table)}
+
+
+def disputes_json(event: Event) -> list[dict[str, Any]]:
+    """Return the event's contested rounds, table by table."""
+    return [
+        {
+            "round": table["event_round"],
+            "table": table["event_table"],
+            "match": table["id"],
+            "n": n,
+            **contest,
+            "why_url": url_for("pages.why", match_id=table["id"], n=n, _external=True),
+        }
+        for table, n, contest in event.contested()
+    ]
 
 
 def standings_json(event: Event) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from wtforms import Field, IntegerField, StringField, TextAreaField
+from wtforms import BooleanField, Field, IntegerField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from scorebook import access, events, matches, storage
@@ -67,7 +67,8 @@ class EventForm(RefusalOnFields):
                 o.name: self[f"option_{o.name}"].data
                 for o in self.asked_options()
                 if self[f"option_{o.name}"].data is not None
-            },
+            }
+            | ({"confirm": True} if self.confirm.data else {}),
         }
         for optional in ("deals", "table_size"):
             if optional in self and self[optional].data is not None:
@@ -126,6 +127,13 @@ def event_form(scorer: Scorer, formdata: Any = None) -> EventForm:
     for option in scorer.options:
         if option.asked and not option.player:
             fields[f"option_{option.name}"] = option_field(option, defaults[option.name], chairs)
+    fields["confirm"] = BooleanField(
+        _("Every side confirms its table's rounds on its own phone"),
+        description=_(
+            "A table's result counts once every side has confirmed every round, or once you "
+            "accept it."
+        ),
+    )
     form_class = type(f"{scorer.name}EventForm", (EventForm,), fields)
     return form_class(formdata)
 
@@ -270,6 +278,24 @@ def close(event_id: int) -> ResponseReturnValue:
         flash(_("The event is closed: the standings are final."))
 
     return act(event_id, closed)
+
+
+@bp.post("/events/<int:event_id>/tables/<int:n>/<int:table>/accept")
+def accept(event_id: int, n: int, table: int) -> ResponseReturnValue:
+    """Count a finished table's result as it stands, whatever its sides said."""
+
+    def accepted(token: str | None) -> None:
+        events.accept(get_db(), event_id, n, table, token)
+        flash(_("Table {table}'s result counts as it stands.").format(table=table))
+
+    return act(event_id, accepted)
+
+
+@bp.get("/events/<int:event_id>/disputes")
+def disputes(event_id: int) -> ResponseReturnValue:
+    """List the event's contested rounds with their reasons, each one tap from its Why?."""
+    shown = events.load(get_db(), event_id)
+    return render_template("events/disputes.html", event=shown, organiser=runs(shown))
 
 
 @bp.get("/events/<int:event_id>/standings")

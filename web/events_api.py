@@ -11,7 +11,7 @@ from scorebook import access, event_transfer, events, storage, transfer
 from scorers import GAMES
 
 from .db import get_db
-from .event_json import event_json, event_summary, table_seats
+from .event_json import disputes_json, event_json, event_summary, table_seats
 from .json_body import body as json_body
 from .json_body import guard
 from .openapi_parts import PASSCODE, answer, array, body, obj, refusal, refusals_from
@@ -19,7 +19,7 @@ from .passcode import PASSCODE_HEADER, bearer_token, check_passcode
 
 bp = Blueprint("events_api", __name__, url_prefix="/api")
 
-BODY_OPTIONAL = {"events_api.draw", "events_api.close"}
+BODY_OPTIONAL = {"events_api.draw", "events_api.close", "events_api.accept"}
 """Requests that need no body: one they do send must still be JSON."""
 
 guard(bp, BODY_OPTIONAL)
@@ -88,6 +88,18 @@ def withdraw(event_id: int) -> ResponseReturnValue:
 def close(event_id: int) -> ResponseReturnValue:
     """End the event once every table has finished: its standings are final."""
     return jsonify(event_json(events.close(get_db(), event_id, bearer_token())))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:n>/<int:table>/accept")
+def accept(event_id: int, n: int, table: int) -> ResponseReturnValue:
+    """Count a finished table's result as it stands, confirmed or not (the organiser's token)."""
+    return jsonify(event_json(events.accept(get_db(), event_id, n, table, bearer_token())))
+
+
+@bp.get("/events/<int:event_id>/disputes")
+def disputes(event_id: int) -> ResponseReturnValue:
+    """List the event's contested rounds: where, which round, who contests it and why."""
+    return jsonify(disputes=disputes_json(events.load(get_db(), event_id)))
 
 
 @bp.get("/events/<int:event_id>/standings.csv")
@@ -328,6 +340,50 @@ OPENAPI_PATHS: dict[str, Any] = {
             "security": ORGANISER,
             "parameters": [EVENT_ID],
             "responses": event_answer("The event") | refused(403, 404, 409),
+        }
+    },
+    "/api/events/{event_id}/tables/{n}/{table}/accept": {
+        "post": {
+            "summary": "Count a finished table's result as it stands, confirmed or not",
+            "description": "At an event whose sides confirm, a table's result counts once "
+            "its match is settled, or once the organiser accepts it. Logged in the match.",
+            "security": ORGANISER,
+            "parameters": [
+                EVENT_ID,
+                {"name": "n", "in": "path", "required": True, "schema": {"type": "integer"}},
+                {"name": "table", "in": "path", "required": True, "schema": {"type": "integer"}},
+            ],
+            "responses": event_answer("The event") | refused(403, 404, 409),
+        }
+    },
+    "/api/events/{event_id}/disputes": {
+        "get": {
+            "summary": "The event's contested rounds: where, which, who contests and why",
+            "parameters": [EVENT_ID],
+            "responses": {
+                "200": answer(
+                    "The contested rounds, table by table",
+                    obj(
+                        {
+                            "disputes": array(
+                                obj(
+                                    {
+                                        "round": {"type": "integer"},
+                                        "table": {"type": "integer"},
+                                        "match": {"type": "integer"},
+                                        "n": {"type": "integer"},
+                                        "side": {"type": "string"},
+                                        "reason": {"type": "string"},
+                                        "at": {"type": "string", "format": "date-time"},
+                                        "why_url": {"type": "string"},
+                                    }
+                                )
+                            )
+                        }
+                    ),
+                )
+            }
+            | refused(404),
         }
     },
     "/api/events/{event_id}/standings.csv": {

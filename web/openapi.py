@@ -9,7 +9,15 @@ from typing import Any
 from scorebook.json_guards import MAX_DEPTH
 from scorers import GAMES, part_of
 
-from . import circle_pages, events_api, player_pages, rating_pages, transfer_pages
+from . import (
+    checking,
+    circle_pages,
+    events_api,
+    player_pages,
+    rating_pages,
+    sides,
+    transfer_pages,
+)
 from .openapi_parts import answer, array, body, header, obj, ref, refusal, refusals_from
 from .passcode import PASSCODE_HEADER
 
@@ -120,6 +128,11 @@ SCHEMAS: dict[str, Any] = {
                 "description": "When the table abandoned it, while it is: then it counts in "
                 "no statistic or rating.",
             },
+            "settled": {
+                "type": "boolean",
+                "description": "Every round confirmed by every side (always true for a match "
+                "started without confirm).",
+            },
         }
     ),
     "MatchSummary": obj(
@@ -158,15 +171,32 @@ SCHEMAS: dict[str, Any] = {
                     "details",
                     "abandon",
                     "resume",
+                    "confirm",
+                    "contest",
+                    "accept",
                 ],
                 "description": "note: a round's note; details: the match's note, place or "
-                "date; abandon and resume: the match abandoned and taken back (n is 0 for "
-                "these three: no round).",
+                "date; abandon and resume: the match abandoned and taken back; confirm and "
+                "contest: a side's word on round n (input: side, and the contest's reason); "
+                "accept: an event's organiser counted the result as it stands (n is 0 when "
+                "no round is named).",
             },
             "n": {"type": "integer"},
             "input": {"type": ["object", "null"]},
             "replaced": {"type": ["object", "null"]},
             "at": {"type": "string", "format": "date-time"},
+            "device": {"type": ["string", "null"]},
+            "round_ref": {
+                "type": ["integer", "null"],
+                "description": "The round's place among every round ever entered in the "
+                "match, from 0 (the export's round_records).",
+            },
+            "hash": {
+                "type": "string",
+                "description": "SHA-256, in hex, of the previous change's hash (empty for the "
+                "first) followed by this change's canonical JSON: without hash, keys sorted, "
+                "no spaces, UTF-8.",
+            },
         }
     ),
 }
@@ -188,6 +218,16 @@ ROUND: dict[str, Any] = obj(
         "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
         "entered_at": {"type": "string", "format": "date-time"},
         "corrected_at": {"type": ["string", "null"], "format": "date-time"},
+        "confirmed_by": array(
+            {"type": "string"},
+            description="Only where every side confirms: the sides that confirmed it, the "
+            "scorer's side always.",
+        ),
+        "contest": {
+            "type": ["object", "null"],
+            "description": "Only where every side confirms: the contest standing, with its "
+            "side, reason and time.",
+        },
     },
     required=["version", "n", "input", "scores", "explanation", "totals"],
 )
@@ -369,10 +409,22 @@ def round_paths() -> dict[str, Any]:
         "/api/matches/{match_id}/rounds": {
             "post": {
                 "summary": "Record the next round",
+                "description": "Recorded as sent, however rare: `unusual` lists the questions "
+                "a phone would have asked once before recording it (docs/UNUSUAL_ROUNDS.md).",
                 "security": [{"scorer": []}],
                 "parameters": [MATCH_ID, IDEMPOTENCY_KEY],
                 "requestBody": round_body,
-                "responses": {"201": answer("The round and the match", ref("RoundAndMatch"))}
+                "responses": {
+                    "201": answer(
+                        "The round, the match, and what is unusual about the round",
+                        {
+                            "allOf": [
+                                ref("RoundAndMatch"),
+                                obj({"unusual": array({"type": "string"})}),
+                            ]
+                        },
+                    )
+                }
                 | refusals(*CHANGE_ERRORS),
             }
         },
@@ -518,6 +570,12 @@ def components() -> dict[str, Any]:
                 "scheme": "bearer",
                 "description": "The scorer token POST /api/matches answered with, once.",
             },
+            "side": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "A side's token, from POST /api/matches/{match_id}/sides/{side}"
+                "/link: it confirms or contests rounds, and changes nothing else.",
+            },
             "organiser": {
                 "type": "http",
                 "scheme": "bearer",
@@ -559,6 +617,8 @@ def document() -> dict[str, Any]:
         | transfer_pages.OPENAPI_PATHS
         | events_api.OPENAPI_PATHS
         | rating_pages.OPENAPI_PATHS
+        | sides.OPENAPI_PATHS
+        | checking.OPENAPI_PATHS
     )
     with_door_errors(described["paths"])
     with_circle_key(described["paths"])

@@ -27,11 +27,11 @@ from flask_babel import pgettext
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
-from scorebook import access, matches, storage
+from scorebook import access, confirming, matches, storage
 from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
-from . import numerals
+from . import numerals, sides
 from .chart import chart
 from .circles import current, many, phone_circles
 from .db import get_db
@@ -265,12 +265,16 @@ def show_match(
     match: matches.Match, form: Any, status: int = 200, **notice: Any
 ) -> ResponseReturnValue:
     """Render the match page: the score bar, the form, the latest rounds, the chart."""
+    side = sides.side_of_phone(match.id) if match.confirmations else None
     page = render_template(
         "match.html",
         match=match,
         rows=match.scored_rounds()[-match.scorer.recent :],
         form=form,
         can_score=may_score(match.id),
+        confirming_side=side,
+        to_answer=sides.rounds_to_answer(match, side) if side else [],
+        contest_asked=read_int(request.args.get("contest")),
         guard={"expected": len(match.rounds) + 1},
         **notice,
         **amendments(match),
@@ -474,6 +478,9 @@ def add_round(match_id: int) -> ResponseReturnValue:
         return show_match(match, form)
     key = request.form.get("idempotency_key") or None
     expected = read_int(request.form.get("expected"))
+    asked = questions(match, form, expected)
+    if asked:
+        return show_match(match, form, oddities=asked)
     recorded, status = submit(
         form, lambda data: matches.add_round(get_db(), match_id, data, device, key, expected)
     )
@@ -488,6 +495,15 @@ def add_round(match_id: int) -> ResponseReturnValue:
         return redirect(url_for(".match", match_id=match_id), 303)
     # The form comes back as typed, for the match as it stands now.
     return show_match(matches.load(get_db(), match_id), form, status)
+
+
+def questions(match: matches.Match, form: Any, expected: int | None) -> list[str]:
+    """Return what a phone's own Record asks first: a round the rules accept but a table rarely
+    sees asks once, nothing recorded yet, and the page's answer sends it again sure. A round
+    resent from the outbox (fetched, not navigated) is never asked: it records as before."""
+    if request.headers.get("Sec-Fetch-Mode") != "navigate" or request.form.get("sure") == "1":
+        return []
+    return matches.oddities(match, form.to_input(), expected) if form.validate() else []
 
 
 def read_int(text: str | None) -> int | None:
@@ -673,6 +689,18 @@ def handoff(match_id: int) -> ResponseReturnValue:
         phones=phones,
         keeps=me is not None and me == keeper,
     )
+
+
+@bp.route("/matches/<int:match_id>/sides", methods=["GET", "POST"])
+def side_links(match_id: int) -> ResponseReturnValue:
+    """Show the scorer a side's one-time link as a QR code, for that side's phone."""
+    phone(match_id)
+    match = confirming.confirming(get_db(), match_id)
+    side = link = qr = None
+    if request.method == "POST":
+        side, link, _token = sides.link_answer(match_id, request.form.get("side"))
+        qr = segno.make(link, micro=False).svg_inline(scale=4, dark="#1d1d1b", light="#ffffff")
+    return render_template("sides.html", match=match, side=side, link=link, qr=qr)
 
 
 @bp.post("/matches/<int:match_id>/revoke")

@@ -134,8 +134,15 @@ def of_match(match: Match, rtl: bool) -> Picture:
     DRAWINGS[match.scorer.picture_kind(match.table)](picture, match, sides)
     if details.get("note"):
         picture.line(Text(MARGIN, 0, details["note"], 12, colour=MUTED))
+    picture.line(Text(MARGIN, 0, log_line(match.log_head), 10, colour=MUTED))
     picture.height += MARGIN
     return picture
+
+
+def log_line(head: str) -> str:
+    """Say the first 8 hex digits of a match's log head: a printed result is checked by them
+    against its file."""
+    return _("Result check: {head}").format(head=head[:8])
 
 
 def sheet(picture: Picture, match: Match, sides: list[str]) -> None:

@@ -9,6 +9,8 @@ from flask import url_for
 
 from scorebook.matches import Match
 from scorebook.round_json import round_json
+from scorebook.transfer import logged
+from scorebook.verdicts import Verdicts, shown_choice
 from scorers import Scorer
 from scorers.base import Option, seats
 
@@ -47,13 +49,17 @@ def option_json(option: Option, defaults: dict[int, dict[str, Any]]) -> dict[str
 def match_json(match: Match) -> dict[str, Any]:
     """Return the whole match with its replayed state."""
     replay = match.replay
+    said = match.confirmations
     return {
         "id": match.id,
         "game": match.scorer.id,
-        "options": dict(match.table.options),
+        "options": dict(match.table.options) | shown_choice(match.scorer_side),
         "players": list(match.table.players),
         "teams": None if match.table.teams is None else dict(match.table.teams),
-        "rounds": [round_json(stored, result) for stored, result in match.scored_rounds()],
+        "rounds": [
+            round_json(stored, result) | verdict_json(said, stored.id)
+            for stored, result in match.scored_rounds()
+        ],
         "totals": replay.totals,
         "status": replay.status,
         "winner": replay.winner,
@@ -74,7 +80,22 @@ def match_json(match: Match) -> dict[str, Any]:
         "place": match.details.get("place"),
         "played_at": match.details.get("played_at") or match.created_utc,
         "abandoned_at": match.abandoned_utc,
+        "settled": said is None or said.settled,
     }
+
+
+def round_answer(match: Match, n: int) -> dict[str, Any]:
+    """Answer a change with the round it touched and the whole match after it."""
+    shown = match_json(match)
+    return {"round": shown["rounds"][n - 1], "match": shown}
+
+
+def verdict_json(said: Verdicts | None, round_id: int) -> dict[str, Any]:
+    """Return what the sides said of a round, in a match whose sides confirm its rounds."""
+    if said is None:
+        return {}
+    verdict = said.by_round[round_id]
+    return {"confirmed_by": verdict.confirmed_by, "contest": verdict.contest}
 
 
 def pick(row: Mapping[str, Any], *names: str) -> dict[str, Any]:
@@ -102,9 +123,6 @@ def summary_json(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def change_json(change: dict[str, Any]) -> dict[str, Any]:
-    """Return one entry of the change log."""
-    return {
-        **pick(change, "action", "n", "input", "replaced"),
-        "at": change["at_utc"],
-        "device": change.get("device"),
-    }
+    """Return one entry of the change log, as the export lists it: with its round's place
+    among the match's rounds and its hash in the chain."""
+    return logged(change)

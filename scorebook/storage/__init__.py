@@ -13,7 +13,9 @@ a PostgreSQL database shared by several servers, chosen by the database's addres
 - `migrations`: the numbered migrations, and `prepare`, which makes a database ready to
   serve; `postgresql_steps`: each migration's PostgreSQL step.
 - `match_book`: a match, its seats, its rounds as entered, its change log, answered requests.
-- `tokens`: who may change a match: its scorers' tokens and the codes handing that right on.
+- `chain`: the hash chaining each change of a log to the one before it.
+- `tokens`: who may change a match: its scorers' tokens and the codes handing that right on;
+  and who may confirm its rounds for each side.
 - `history`: the search the history page makes.
 - `player_book`: players, what each match counts for them, the results log under ratings.
 - `imports`: imports under way, out of sight until they finish.
@@ -21,6 +23,7 @@ a PostgreSQL database shared by several servers, chosen by the database's addres
 - `tries`: the tries counted per phone at the doors a guess could open.
 """
 
+from . import chain
 from .circles import (
     circle_counts,
     circle_ids,
@@ -98,8 +101,10 @@ from .match_book import (
     get_match,
     insert_match,
     insert_round,
+    live_round_ids,
     live_rounds,
     log_change,
+    log_head,
     mark_removed,
     mark_restored,
     match_ids,
@@ -114,6 +119,7 @@ from .match_book import (
     replace_round,
     replayed_request,
     round_records,
+    sayings,
     set_abandoned,
     set_details,
     set_round_as_exported,
@@ -142,16 +148,22 @@ from .tokens import (
     handoffs_waiting,
     insert_handoff,
     insert_scorer,
+    insert_side_phone,
     keeper,
     revoke_grant,
     scorers_of,
+    side_of_token,
+    side_phones_of,
     use_handoff,
+    use_side_code,
     waiting_handoff,
+    waiting_side_code,
 )
 from .tries import count_try, forget_tries, tries_of, window_closes
 
 __all__ = [
     "Change",
+    "chain",
     "DETAILS",
     "Database",
     "Duplicate",
@@ -222,13 +234,16 @@ __all__ = [
     "insert_match",
     "insert_round",
     "insert_scorer",
+    "insert_side_phone",
     "is_round_closed",
     "keeper",
     "let_go",
     "list_events",
     "list_players",
+    "live_round_ids",
     "live_rounds",
     "log_change",
+    "log_head",
     "mark_removed",
     "mark_restored",
     "match_ids",
@@ -257,6 +272,7 @@ __all__ = [
     "results_since",
     "revoke_grant",
     "round_records",
+    "sayings",
     "scorers_of",
     "set_circle_key",
     "set_abandoned",
@@ -265,6 +281,8 @@ __all__ = [
     "set_round_note",
     "shared_matches",
     "shown",
+    "side_of_token",
+    "side_phones_of",
     "started_with",
     "stored_under",
     "table_matches",
@@ -272,7 +290,9 @@ __all__ = [
     "tally",
     "tries_of",
     "use_handoff",
+    "use_side_code",
     "waiting_handoff",
+    "waiting_side_code",
     "window_closes",
     "withdraw_entrant",
     "writing",

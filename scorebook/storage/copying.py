@@ -22,6 +22,7 @@ COPIED = (
     "changes",
     "scorers",
     "handoffs",
+    "side_phones",
     "replays",
     "starts",
     "players",

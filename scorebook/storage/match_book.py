@@ -10,7 +10,7 @@ Only the words for a match's status are the scorers' own, taken from them: a mat
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ import orjson
 
 from scorers.base import FINISHED, PLAYING
 
+from . import chain
 from .database import Database, add, circle_of, decoded, rows, update
 from .player_book import tally
 
@@ -36,9 +37,11 @@ def insert_match(
     rematch_of: int | None = None,
     import_id: int | None = None,
     event: tuple[int, int, int] | None = None,
+    scorer_side: str | None = None,
 ) -> int:
     """Store a new match with its seats, the totals it starts from, and what it counts for
-    its players; `variant` holds the options that keep its statistics apart.
+    its players; `variant` holds the options that keep its statistics apart; `scorer_side`,
+    for a match whose rounds every side confirms, the side its scoring phone plays for.
 
     A match brought in by an import under way (`import_id`) counts for nobody yet: its seats
     wait under no player's key until `finish_import`. A match of an event names its event,
@@ -66,6 +69,7 @@ def insert_match(
             "rematch_of": rematch_of,
             "import_id": import_id,
             "played_at": at,
+            "scorer_side": scorer_side,
             **dict(zip(("event_id", "event_round", "event_table"), event or (), strict=False)),
         },
     )
@@ -160,6 +164,8 @@ class MatchRecord:
     """When the table abandoned it, while it stays abandoned."""
     winner: str | None = None
     """Who its last replay found won it, once it is over."""
+    scorer_side: str | None = None
+    """The side its scoring phone plays for, when every side confirms its rounds."""
 
 
 @dataclass
@@ -223,6 +229,7 @@ def read_record(db: Database, match_id: int) -> MatchRecord | None:
         details={name: row[name] for name in DETAILS},
         abandoned_utc=row["abandoned_utc"],
         winner=row["winner"],
+        scorer_side=row["scorer_side"],
     )
 
 
@@ -308,8 +315,18 @@ class Change:
     """The label of the phone that made the change."""
 
 
-def log_change(db: Database, match_id: int, made: Change) -> None:
-    """Append one change to the match's log."""
+def log_change(db: Database, match_id: int, made: Change) -> str:
+    """Append one change to the match's log, chained to the change before it; return its
+    hash, the log's new head."""
+    # Hashed as the log will read it back: as JSON gives it, lists for tuples.
+    entered, replaced = (
+        None if part is None else json.loads(json.dumps(part))
+        for part in (made.entered, made.replaced)
+    )
+    shown = chain.logged_form(
+        made.action, made.n, entered, replaced, made.at, made.device, round_ref(db, made.round_id)
+    )
+    link = chain.link(log_head(db, match_id), shown)
     add(
         db,
         "changes",
@@ -318,12 +335,33 @@ def log_change(db: Database, match_id: int, made: Change) -> None:
             "round_id": made.round_id,
             "action": made.action,
             "n": made.n,
-            "input_json": None if made.entered is None else json.dumps(made.entered),
-            "replaced_json": None if made.replaced is None else json.dumps(made.replaced),
+            "input_json": None if entered is None else json.dumps(entered),
+            "replaced_json": None if replaced is None else json.dumps(replaced),
             "at_utc": made.at,
             "device": made.device,
+            "hash": link,
         },
     )
+    return link
+
+
+def round_ref(db: Database, round_id: int | None) -> int | None:
+    """Return a round's place among every round ever entered in its match, from 0: how the
+    log and the export name it, the same in every Tablescore."""
+    if round_id is None:
+        return None
+    query = (
+        "select count(*) from rounds r where r.match_id = "
+        "(select match_id from rounds where id = :round) and r.id < :round"
+    )
+    return db.execute(query, {"round": round_id}).fetchone()[0]
+
+
+def log_head(db: Database, match_id: int) -> str:
+    """Return the hash of a match's last change: what the next change is chained to."""
+    query = "select hash from changes where match_id = ? order by id desc limit 1"
+    row = db.execute(query, [match_id]).fetchone()
+    return chain.FIRST if row is None else row[0]
 
 
 @dataclass(frozen=True)
@@ -370,11 +408,14 @@ def rematched_by(db: Database, match_id: int) -> int | None:
 
 
 def changes(db: Database, match_id: int) -> list[dict[str, Any]]:
-    """Return every change made to a match, oldest first."""
-    return [
-        decoded(row)
-        for row in rows(db, "select * from changes where match_id = ? order by id", [match_id])
-    ]
+    """Return every change made to a match, oldest first, each with its round's `round_ref`."""
+    query = """
+        select c.*, case when c.round_id is null then null else (
+            select count(*) from rounds r where r.match_id = c.match_id and r.id < c.round_id
+        ) end as round_ref
+        from changes c where c.match_id = ? order by c.id
+    """
+    return [decoded(row) for row in rows(db, query, [match_id])]
 
 
 def amendments(db: Database, match_id: int) -> list[dict[str, Any]]:
@@ -440,7 +481,7 @@ def set_abandoned(db: Database, match_id: int, at: str | None) -> None:
         add(db, "results", {"match_id": match_id, "circle_id": circle})
 
 
-MATCH_ROWS = ("replays", "scorers", "handoffs", "seats")
+MATCH_ROWS = ("replays", "scorers", "handoffs", "side_phones", "seats")
 """The rows of a match besides its rounds and log, in an order its foreign keys allow
 deleting."""
 
@@ -487,3 +528,30 @@ def round_records(db: Database, match_id: int) -> list[dict[str, Any]]:
         decoded(row)
         for row in rows(db, "select * from rounds where match_id = ? order by id", [match_id])
     ]
+
+
+def sayings(db: Database, match_ids: Sequence[int], actions: Sequence[str]) -> list[dict[str, Any]]:
+    """Return the changes of these kinds made to these matches, each match's oldest first:
+    what its sides' verdicts are read from."""
+    if not match_ids:
+        return []
+    query = (
+        f"select match_id, action, round_id, input_json, at_utc as at from changes "
+        f"where match_id in ({', '.join('?' * len(match_ids))}) "
+        f"and action in ({', '.join('?' * len(actions))}) order by match_id, id"
+    )
+    return [decoded(row) for row in rows(db, query, [*match_ids, *actions])]
+
+
+def live_round_ids(db: Database, match_ids: Sequence[int]) -> dict[int, list[int]]:
+    """Return the ids of the rounds that count in each of these matches, in the order entered."""
+    if not match_ids:
+        return {}
+    query = (
+        f"select match_id, id from rounds where match_id in ({', '.join('?' * len(match_ids))}) "
+        "and removed_utc is null order by match_id, id"
+    )
+    found: dict[int, list[int]] = {}
+    for match_id, round_id in db.execute(query, list(match_ids)):
+        found.setdefault(match_id, []).append(round_id)
+    return found

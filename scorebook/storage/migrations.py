@@ -14,7 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from . import database
+from . import chain, database
 from .database import engine_of, now_utc, opened, writing
 from .imports import drop_dead_imports
 from .postgresql_steps import STEPS
@@ -655,6 +655,47 @@ def m015_abandoned(db: Database) -> None:
     db.table("matches").add_column("abandoned_utc", str)
 
 
+@migrations()
+def m016_sides_confirm(db: Database) -> None:
+    """Let every side of a match confirm its rounds from its own phone, and chain each change
+    of the log to the one before it; the changes logged so far are chained once, here."""
+    db.table("matches").add_column("scorer_side", str)
+    db.table("events").add_column("confirm", int, not_null_default=0)
+    db.table("side_phones").create(
+        {
+            "id": int,
+            "match_id": int,
+            "side": str,
+            "token_sha256": str,
+            "code_sha256": str,
+            "device": str,
+            "created_utc": str,
+            "used_utc": str,
+            "revoked_utc": str,
+        },
+        pk="id",
+        not_null=["match_id", "side", "token_sha256", "created_utc"],
+        foreign_keys=[("match_id", "matches", "id")],
+        strict=True,
+    )
+    db.execute("CREATE UNIQUE INDEX side_phones_by_token ON side_phones (token_sha256)")
+    db.execute(
+        "CREATE UNIQUE INDEX side_phones_by_code ON side_phones (code_sha256) "
+        "WHERE code_sha256 IS NOT NULL"
+    )
+    db.execute("CREATE INDEX side_phones_by_match ON side_phones (match_id, id)")
+    db.table("changes").add_column("hash", str)
+    # The log refuses every update but this one, which writes what it always implied.
+    db.execute("DROP TRIGGER changes_refuse_update")
+    chain.chain_every_log(db)
+    db.execute(
+        """
+        CREATE TRIGGER changes_refuse_update BEFORE UPDATE ON changes
+        BEGIN SELECT RAISE(ABORT, 'the change log is append-only'); END
+        """
+    )
+
+
 def prepare(address: str) -> None:
     """Make a database ready to serve: create it if needed, apply the migrations it lacks, and
     drop what dead imports left.
@@ -694,7 +735,8 @@ def migrate_postgresql(db: database.Database) -> None:
         if name in applied:
             continue
         with writing(db):
-            db.execute(step)
+            for part in step if isinstance(step, tuple) else (step,):
+                part(db) if callable(part) else db.execute(part)
             db.execute("INSERT INTO tablescore_migrations VALUES (?, ?)", [name, now_utc()])
 
 

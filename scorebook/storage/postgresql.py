@@ -140,6 +140,7 @@ KEYED_BY_ID = frozenset(
         "results",
         "rounds",
         "scorers",
+        "side_phones",
     }
 )
 """The tables whose rows are keyed by an id the database gives (`tests/test_postgresql.py`

@@ -97,3 +97,59 @@ def check_grant(db: Database, kind: str, match_id: int, row_id: int) -> None:
 def revoke_grant(db: Database, kind: str, row_id: int, at: str) -> None:
     """Take back a phone's right to score (kind "phone") or a code (kind "code")."""
     update(db, TABLES[kind], row_id, {"revoked_utc": at})
+
+
+def insert_side_phone(
+    db: Database,
+    match_id: int,
+    side: str,
+    token_sha256: str,
+    at: str,
+    code_sha256: str | None = None,
+    device: str | None = None,
+) -> int:
+    """Let the holder of this token confirm or contest a match's rounds for one side; a link's
+    one-time code (`code_sha256`) hands that right to the phone that opens it."""
+    row = {"match_id": match_id, "side": side, "token_sha256": token_sha256}
+    extra = {"code_sha256": code_sha256, "device": device, "created_utc": at}
+    return add(db, "side_phones", row | extra)
+
+
+def side_of_token(db: Database, match_id: int, token_sha256: str) -> dict[str, Any] | None:
+    """Return the side (and its phone's label) a token speaks for in a match of the circle,
+    unless revoked."""
+    found = rows(
+        db,
+        "select p.side, p.device from side_phones p join matches m on m.id = p.match_id "
+        "where p.match_id = ? and p.token_sha256 = ? and p.revoked_utc is null "
+        "and m.circle_id = ?",
+        [match_id, token_sha256, circle_of(db)],
+    )
+    return found[0] if found else None
+
+
+def waiting_side_code(db: Database, code_sha256: str) -> dict[str, Any] | None:
+    """Return the link (its id, match, side and creation time) of a side's code not used yet,
+    for a match of the circle."""
+    found = rows(
+        db,
+        "select p.id, p.match_id, p.side, p.created_utc from side_phones p "
+        "join matches m on m.id = p.match_id where p.code_sha256 = ? and p.used_utc is null "
+        "and p.revoked_utc is null and m.circle_id = ?",
+        [code_sha256, circle_of(db)],
+    )
+    return found[0] if found else None
+
+
+def use_side_code(db: Database, link_id: int, at: str) -> None:
+    """Mark a side's link used: it opens nothing more."""
+    update(db, "side_phones", link_id, {"used_utc": at})
+
+
+def side_phones_of(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """Return every link and phone a match's sides were given, first to last."""
+    query = (
+        "select id, side, device, created_utc, used_utc, revoked_utc, "
+        "code_sha256 is not null as is_link from side_phones where match_id = ? order by id"
+    )
+    return rows(db, query, [match_id])

@@ -11,6 +11,7 @@ from ..draw import Record
 from ..options import MATCH_DEALS, Option
 from ..refusal import Refusal
 from ..words import _, lazy
+from .oddities import ODDITIES
 from .rules import (
     CONTRACTS,
     COUNTED,
@@ -108,6 +109,7 @@ class Barbu(Scorer):
     name = "Barbu"
     player_counts = (4,)
     round_name = lazy("Hand")
+    oddities = ODDITIES
     event_sizes = (4,)
     event_rule = lazy("Points summed over the rounds first, then matches won.")
 

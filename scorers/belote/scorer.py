@@ -11,6 +11,7 @@ from ..draw import Record
 from ..options import FIRST_DEALER, MATCH_DEALS, Option, choice_option, target_option
 from ..refusal import Refusal
 from ..words import _, lazy
+from .oddities import ODDITIES
 from .rules import (
     ALL_TRUMP,
     BELOTE,
@@ -65,6 +66,7 @@ class Belote(Scorer):
     tie_message = lazy("Both teams are level past the target: deal again.")
     deal_step = RIGHT
     """French belote is played counter-clockwise: the deal passes to the right."""
+    oddities = ODDITIES
     event_sizes = (2,)
     event_rule = lazy(
         "Points summed over the rounds first, as a concours counts them, then matches won, "

@@ -12,6 +12,7 @@ from ..draw import Record
 from ..options import FIRST_DEALER, MATCH_DEALS, Option, choice_option
 from ..refusal import Refusal
 from ..words import _, lazy, ngettext
+from .oddities import ODDITIES
 from .rules import (
     AUS,
     CALL_SAID,
@@ -134,6 +135,7 @@ class Gaigel(Scorer):
     round_word = lazy("deal")
     rounds_word = lazy("deals")
     pictured = True
+    oddities = ODDITIES
     event_sizes = (2,)
     event_rule = lazy(
         "Matches won first, then the fewest strokes left on the slate, then the most strokes "

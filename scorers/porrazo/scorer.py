@@ -22,6 +22,7 @@ from ..cards import read_rank
 from ..options import FIRST_DEALER, Option, choice_option, target_option
 from ..refusal import Problems, Refusal, read_one_of
 from ..words import _, lazy
+from .oddities import ODDITIES
 from .rules import (
     EVENT_NAMES,
     EVENT_VALUES,
@@ -238,6 +239,7 @@ class Porrazo(Scorer):
     round_word = lazy("peg")
     rounds_word = lazy("pegs")
     pictured = True
+    oddities = ODDITIES
     recent = 20
     """A peg is one card's points: twenty are about the last two hands."""
     team_names = ("Us", "Them")

@@ -11,6 +11,7 @@ from ..cards import said
 from ..draw import Record
 from ..options import FIRST_DEALER, MATCH_DEALS, Option, target_option
 from ..words import _, lazy
+from .oddities import ODDITIES
 from .rules import (
     BLOCKED,
     MAX_PLAYERS,
@@ -50,6 +51,7 @@ class Rami(Scorer):
     player_counts = tuple(range(2, MAX_PLAYERS + 1))
     tie_message = lazy("Tie for the lowest total: extra round.")
     low_leads = True
+    oddities = ODDITIES
     event_rule = lazy(
         "Matches won first, then the fewest points (in Rami points count against a player), "
         "then the most points scored by the others at the table."
