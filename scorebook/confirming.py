@@ -21,13 +21,18 @@ def confirming(db: Database, match_id: int) -> Match:
     """Load a match whose sides confirm its rounds, refusing one started without confirm."""
     match = matches.load(db, match_id)
     if match.scorer_side is None:
-        raise Conflict(
-            _(
-                "This match was started without confirm: the scoring phone's word is enough, "
-                "and no other side confirms its rounds."
-            )
-        )
+        raise not_confirming()
     return match
+
+
+def not_confirming() -> Conflict:
+    """Say that a match was started without confirm (409)."""
+    return Conflict(
+        _(
+            "This match was started without confirm: the scoring phone's word is enough, "
+            "and no other side confirms its rounds."
+        )
+    )
 
 
 def link_side(db: Database, match_id: int, side: Any) -> tuple[str, str, str]:
@@ -118,10 +123,13 @@ def say(
 ) -> Match:
     """Log what a side says of round n, unless it already stands as said."""
     with storage.writing(db):
-        match = matches.read_verdicts(db, matches.score(matches.read_stored(db, match_id)))
-        matches.refuse_closed(db, matches.read_record(db, match_id))
-        stored = match.round(n)
-        verdict = match.confirmations.by_round[stored.id]
+        stored = matches.read_stored(db, match_id)
+        matches.refuse_closed(db, stored.record)
+        match = matches.read_said(db, matches.score(stored))
+        if match.confirmations is None:
+            raise not_confirming()
+        said_of = match.round(n)
+        verdict = match.confirmations.by_round[said_of.id]
         standing = (
             words["side"] in verdict.confirmed_by
             if action == "confirm"
@@ -131,6 +139,6 @@ def say(
         )
         if not standing:
             at = storage.now_utc()
-            change = storage.Change(action, n, stored.id, words, None, at, device)
+            change = storage.Change(action, n, said_of.id, words, None, at, device)
             storage.log_change(db, match_id, change)
         return matches.read_extras(db, match)

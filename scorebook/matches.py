@@ -308,7 +308,7 @@ def score(stored: StoredMatch, replay: Replay | None = None) -> Match:
     )
 
 
-def read_verdicts(db: Database, match: Match) -> Match:
+def read_said(db: Database, match: Match) -> Match:
     """Give a match its log's head and, if its sides confirm its rounds, what each side said
     of them."""
     match.log_head = storage.log_head(db, match.id)
@@ -372,7 +372,7 @@ def load(db: Database, match_id: int) -> Match:
         key = replay_key(db, match_id, stamp)
         found = REPLAYED.get(key)
         if found is None:
-            found = read_verdicts(db, score(read_stored(db, match_id)))
+            found = read_said(db, score(read_stored(db, match_id)))
             found.version = stamp[1]
             REPLAYED.keep(key, found)
     # The caller's own Match (what it records or hands out stays its own); rounds and replay
@@ -895,7 +895,7 @@ def read_extras(db: Database, match: Match) -> Match:
     """Give a match read inside a change its version and its removed rounds."""
     match.version = storage.match_version(db, match.id)
     match.removed = storage.removed_rounds(db, match.id)
-    return read_verdicts(db, match)
+    return read_said(db, match)
 
 
 def what_if(match: Match, changed: Mapping[str, str]) -> WhatIf:

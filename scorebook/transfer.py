@@ -602,6 +602,9 @@ def read_match(document: Any) -> Incoming:
         raise Refusal.at("uid", _("Every match needs its uid: 1 to 64 letters, digits, - or _."))
     created_at = read_moment(document.get("created_at"), "created_at")
     scorer = matches.find_scorer(document.get("game"))
+    # First: a change edited by hand is named where its chain breaks, before anything is
+    # read from it.
+    check_chain(document)
     game_document, choice = verdicts.take_choice(document)
     table = read_table(scorer, game_document)
     scorer_side = verdicts.read_choice(choice, table)
@@ -611,9 +614,6 @@ def read_match(document: Any) -> Incoming:
     check_numbers(replay, document)
     details = read_logged_details(document, log, created_at)
     abandoned = read_abandoned(document, log)
-    # Last: a change edited by hand is named above by what it says; one edited so that every
-    # number still adds up is named by the chain.
-    check_chain(document)
     return Incoming(
         uid, scorer, table, created_at, records, log, replay, details, abandoned, scorer_side
     )
@@ -621,8 +621,8 @@ def read_match(document: Any) -> Incoming:
 
 def check_chain(document: dict[str, Any]) -> None:
     """Refuse a document whose log's chain is broken, naming the first change that is not
-    what was scored. An export made before the chain carries no hash at all, and is read
-    as its log says."""
+    what was scored. An export made before the chain carries no hash at all, and is checked
+    by what its log says alone."""
     log = document.get("log")
     if not isinstance(log, list):
         return
@@ -770,16 +770,20 @@ def read_log(
 @dataclass(frozen=True)
 class Check:
     """What checking a result file found: whether it is what was scored and, if not, the
-    first change of its log that differs and why."""
+    first change of its log that differs and why; whether this Tablescore keeps its match,
+    and how many changes were made to it since the file was exported."""
 
     valid: bool
     first_bad_change: int | None = None
     reason: str | None = None
+    kept_here: bool = False
+    changes_since: int | None = None
 
 
-def verify(document: Any) -> Check:
+def verify(db: Database, document: Any) -> Check:
     """Check a match document as exported: its chain unbroken, its head its last change's
-    hash, and every number what its log replays to."""
+    hash, every number what its log replays to, and, where this Tablescore keeps the match,
+    everything else as kept here."""
     log = document.get("log") if isinstance(document, dict) else None
     if not isinstance(log, list) or not isinstance(document.get("log_head"), str):
         return Check(
@@ -791,21 +795,48 @@ def verify(document: Any) -> Check:
         )
     bad = storage.chain.first_broken(log)
     if bad is not None:
-        return Check(
-            False,
-            bad,
-            _(
-                "Change {n} is not what was scored: it was edited, or a change before it was "
-                "taken out or slipped in."
-            ).format(n=bad + 1),
-        )
+        return Check(False, bad, changed_since_scored(bad))
     if document["log_head"] != storage.chain.head(log):
         return Check(False, reason=_("Its log was cut short: the last changes scored are missing."))
     try:
         read_match(document)
     except Refusal as refusal:
         return Check(False, reason=refusal.message)
-    return Check(True)
+    here = storage.stored_under(db, document["uid"])
+    if here is None or here[1] is not None:
+        return Check(True)
+    return against_kept(document, as_json(export_match(db, here[0])))
+
+
+def changed_since_scored(index: int) -> str:
+    """Say which change of a file is not what was scored."""
+    return _(
+        "Change {n} is not what was scored: it was edited, or a change before it was taken "
+        "out or slipped in."
+    ).format(n=index + 1)
+
+
+def against_kept(document: dict[str, Any], kept: dict[str, Any]) -> Check:
+    """Compare a checked document with the export of the match kept here: its log must be the
+    kept log or its beginning (an export made before the latest changes), and, but for what
+    the log replays to (said in the language it was exported in), the rest as kept."""
+    log, kept_log = document["log"], kept["log"]
+    for i, change in enumerate(log):
+        if i >= len(kept_log) or change != kept_log[i]:
+            return Check(False, i, changed_since_scored(i), kept_here=True)
+    later = len(kept_log) - len(log)
+    # A later export's round records, note and place may have moved on with its log.
+    compared = ("uid", "game", "options", "players", "teams", "created_at")
+    if not later:
+        compared = tuple(key for key in kept if key not in (*DERIVED, "log", "log_head"))
+    for key in compared:
+        if document.get(key) != kept.get(key):
+            return Check(
+                False,
+                reason=_("Its {field} is not as the match kept here says.").format(field=key),
+                kept_here=True,
+            )
+    return Check(True, kept_here=True, changes_since=later)
 
 
 def unchained(given: Any) -> Any:

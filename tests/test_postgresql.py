@@ -5,6 +5,8 @@ storage's own, and one writer at a time across connections."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from pathlib import Path
@@ -13,6 +15,7 @@ import psycopg
 import pytest
 import sqlite_utils
 
+from app import create_app
 from scorebook import storage
 from scorebook.storage import migrations, postgresql
 from scorebook.storage.postgresql_steps import STEPS
@@ -123,3 +126,52 @@ def test_both_engines_apply_the_same_numbered_migrations_to_the_same_schema(
             columns.setdefault(table, []).append(column)
     assert done == list(STEPS)
     assert columns == sqlite_schema
+
+
+def chained(changes: list[dict]) -> list[str]:
+    """Chain changes as API.md says, independently of the product's code."""
+    hashes, previous = [], ""
+    for change in changes:
+        shown = {key: value for key, value in change.items() if key != "hash"}
+        text = json.dumps(shown, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        previous = hashlib.sha256((previous + text).encode()).hexdigest()
+        hashes.append(previous)
+    return hashes
+
+
+def test_m016_chains_the_logs_a_database_kept_before_it(cluster: Cluster):
+    url = cluster.create("before_m016")
+    app = create_app({"TESTING": True, "DATABASE": url, "SECRET_KEY": "t"})
+    client = app.test_client()
+    teams = {"ما": ["آنا", "کوروش"], "آنها": ["بهرام", "داریوش"]}
+    match = client.post("/api/matches", json={"game": "belote", "teams": teams}).json
+    scorer = {"Authorization": f"Bearer {match['scorer_token']}"}
+    path = f"/api/matches/{match['id']}"
+    deal = {"taker": "آنا", "trump": "hearts", "points": {"ما": 100}, "last_trick": "ما"}
+    for points in (100, 90):
+        response = client.post(
+            f"{path}/rounds", json=deal | {"points": {"ما": points}}, headers=scorer
+        )
+        assert response.status_code == 201
+    assert client.put(f"{path}/rounds/1", json=deal, headers=scorer).status_code == 200
+    assert client.delete(f"{path}/rounds/2", headers=scorer).status_code == 200
+    assert client.patch(path, json={"place": "کافه"}, headers=scorer).status_code == 200
+    kept = client.get(f"{path}/log").json["changes"]
+    storage.let_go(url)
+    # The database as m015 left it: no chain, no sides; then migrated again.
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "ALTER TABLE changes DROP COLUMN hash; DROP TABLE side_phones; "
+            "ALTER TABLE matches DROP COLUMN scorer_side; ALTER TABLE events DROP COLUMN confirm; "
+            "DELETE FROM tablescore_migrations WHERE name = 'm016_sides_confirm'"
+        )
+    storage.prepare(url)
+    again = create_app({"TESTING": True, "DATABASE": url, "SECRET_KEY": "t"}).test_client()
+    log = again.get(f"{path}/log").json["changes"]
+    assert log == kept
+    assert [change["hash"] for change in log] == chained(kept)
+    assert [change["action"] for change in log] == ["add", "add", "correct", "remove", "details"]
+    # The log refuses to be rewritten again.
+    with psycopg.connect(url) as conn, pytest.raises(psycopg.errors.IntegrityConstraintViolation):
+        conn.execute("UPDATE changes SET hash = 'x'")
+    storage.let_go(url)

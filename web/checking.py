@@ -12,6 +12,7 @@ from scorebook import transfer
 from scorers import Refusal
 from scorers.words import _
 
+from .db import get_db
 from .json_body import body, require_json
 from .openapi_parts import answer, obj, refusals_from
 from .openapi_parts import body as request_body
@@ -43,7 +44,12 @@ def exempt_api_from_csrf(state: BlueprintSetupState) -> None:
 
 def check_json(found: transfer.Check) -> dict[str, Any]:
     """Return what checking found, as the API answers it."""
-    answer = {"valid": found.valid, "first_bad_change": found.first_bad_change}
+    answer = {
+        "valid": found.valid,
+        "first_bad_change": found.first_bad_change,
+        "kept_here": found.kept_here,
+        "changes_since": found.changes_since,
+    }
     return answer | ({"reason": found.reason} if found.reason else {})
 
 
@@ -51,7 +57,7 @@ def check_json(found: transfer.Check) -> dict[str, Any]:
 def verify() -> ResponseReturnValue:
     """Say whether a match document is what was scored: 200 with valid and the first change
     that differs."""
-    return check_json(transfer.verify(body()))
+    return check_json(transfer.verify(get_db(), body()))
 
 
 @bp.route("/check", methods=["GET", "POST"])
@@ -67,7 +73,10 @@ def check_page() -> ResponseReturnValue:
     except Refusal as refusal:
         return render_template("check.html", refusal=refusal), 422
     documents = read if isinstance(read, list) else [read]
-    checked = [(document, transfer.verify(document)) for document in documents]
+    if not documents:
+        refusal = Refusal.at("document", _("This file holds no match to check."))
+        return render_template("check.html", refusal=refusal), 422
+    checked = [(document, transfer.verify(get_db(), document)) for document in documents]
     return render_template("check.html", checked=checked, filename=upload.filename)
 
 
@@ -76,7 +85,9 @@ OPENAPI_PATHS: dict[str, Any] = {
         "post": {
             "summary": "Say whether a match's export is what was scored",
             "description": "Its log's chain must be unbroken, its log_head the hash of its "
-            "last change, and its numbers what its log replays to.",
+            "last change, and its numbers what its log replays to; where this Tablescore keeps "
+            "the match, the rest as kept here (an export made before the latest changes is "
+            "valid, with changes_since).",
             "requestBody": request_body({"type": "object", "description": "A match export"}),
             "responses": {
                 "200": answer(
@@ -90,6 +101,16 @@ OPENAPI_PATHS: dict[str, Any] = {
                                 "that is not what was scored.",
                             },
                             "reason": {"type": "string"},
+                            "kept_here": {
+                                "type": "boolean",
+                                "description": "This Tablescore keeps the match: the file was "
+                                "compared with it too, its table and options included.",
+                            },
+                            "changes_since": {
+                                "type": ["integer", "null"],
+                                "description": "Changes made to the match kept here since the "
+                                "file was exported.",
+                            },
                         }
                     ),
                 )

@@ -10,7 +10,7 @@ from typing import Any
 
 from .database import Database, add, rows, update
 
-MATCH_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "seats")
+MATCH_ROWS = ("changes", "replays", "rounds", "scorers", "handoffs", "side_phones", "seats")
 """Every table holding rows of a match, in an order their foreign keys allow deleting."""
 CIRCLE_ROWS = ("starts", "matches", "players", "records", "rivalries", "renames", "results")
 """Every table holding a circle's own rows, after its matches' and events' rows are gone."""

@@ -323,10 +323,15 @@ def log_change(db: Database, match_id: int, made: Change) -> str:
         None if part is None else json.loads(json.dumps(part))
         for part in (made.entered, made.replaced)
     )
-    shown = chain.logged_form(
-        made.action, made.n, entered, replaced, made.at, made.device, round_ref(db, made.round_id)
+    # One read for both: what the chain goes on from, and the round's place in the match.
+    query = (
+        "select (select hash from changes where match_id = :match order by id desc limit 1), "
+        "(select count(*) from rounds where match_id = :match and id < :round)"
     )
-    link = chain.link(log_head(db, match_id), shown)
+    previous, before = db.execute(query, {"match": match_id, "round": made.round_id}).fetchone()
+    ref = None if made.round_id is None else before
+    shown = chain.logged_form(made.action, made.n, entered, replaced, made.at, made.device, ref)
+    link = chain.link(previous or chain.FIRST, shown)
     add(
         db,
         "changes",
@@ -343,18 +348,6 @@ def log_change(db: Database, match_id: int, made: Change) -> str:
         },
     )
     return link
-
-
-def round_ref(db: Database, round_id: int | None) -> int | None:
-    """Return a round's place among every round ever entered in its match, from 0: how the
-    log and the export name it, the same in every Tablescore."""
-    if round_id is None:
-        return None
-    query = (
-        "select count(*) from rounds r where r.match_id = "
-        "(select match_id from rounds where id = :round) and r.id < :round"
-    )
-    return db.execute(query, {"round": round_id}).fetchone()[0]
 
 
 def log_head(db: Database, match_id: int) -> str:
