@@ -91,6 +91,26 @@ def join_side(db: Database, code: str, device: str) -> tuple[int, str, str]:
         return link["match_id"], link["side"], token
 
 
+def side_phones(db: Database, match_id: int) -> list[dict[str, Any]]:
+    """List the sides' links not opened yet and the phones that opened one, first to last,
+    left out those taken back."""
+    found = []
+    for row in storage.side_phones_of(db, match_id):
+        waiting = row["is_link"] and row["used_utc"] is None
+        if row["revoked_utc"] is None and (waiting or not row["is_link"]):
+            found.append(row | {"kind": "link" if waiting else "phone"})
+    return found
+
+
+def revoke_side(db: Database, match_id: int, row_id: int) -> None:
+    """Take back a side's link or a side's phone, as the scoring phone asks."""
+    with storage.writing(db):
+        try:
+            storage.revoke_side_phone(db, match_id, row_id, storage.now_utc())
+        except storage.NotFound:
+            raise Refusal.at("id", _("This match has no such link or phone.")) from None
+
+
 def side_for(db: Database, match_id: int, token: str | None) -> tuple[str, str]:
     """Return the side a token speaks for in a match, and its phone's label, or refuse."""
     found = storage.side_of_token(db, match_id, access.digest(token or "")) if token else None

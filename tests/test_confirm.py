@@ -675,3 +675,41 @@ def test_a_confirming_event_survives_export_and_import(client: FlaskClient, ther
     assert played_counts(copied) == played_counts(original)
     [dispute] = there.get(f"/api/events/{answer.json['id']}/disputes").json["disputes"]
     assert (dispute["table"], dispute["side"], dispute["reason"]) == (2, side, "on a compté 52")
+
+
+def test_the_scorer_sees_and_revokes_the_other_sides_links_and_phones(
+    client: FlaskClient, stranger: FlaskClient
+):
+    match_id = start(client, belote(confirm=True), deal("Nous"))
+    opened = link(client, match_id, "Eux")
+    waiting = link(client, match_id, "Eux")
+    assert (
+        stranger.post(urlsplit(opened["url"]).path, data={"device": "Bo's phone"}).status_code
+        == 302
+    )
+    page = parse(client.get(f"/matches/{match_id}/sides"))
+    listed = [item.text() for item in page.find("ul", "phones").find_all("li")]
+    assert len(listed) == 2
+    # First to last: the second link, made before the first was opened, then that phone.
+    assert "A link for Eux made" in listed[0] and "not opened yet" in listed[0]
+    assert "Bo's phone, confirming for Eux since" in listed[1]
+    link_id, phone_id = [
+        form.find("input", name="id").attrs["value"]
+        for form in page.find("ul", "phones").find_all("form")
+    ]
+    # The phone that opened the link is taken back: it confirms nothing more.
+    assert (
+        client.post(f"/matches/{match_id}/sides/revoke", data={"id": phone_id}).status_code == 302
+    )
+    answer = stranger.post(f"/matches/{match_id}/rounds/1/verdict", data={"verdict": "confirm"})
+    assert answer.status_code == 403
+    # The link not opened yet is taken back too: it opens nothing.
+    assert client.post(f"/matches/{match_id}/sides/revoke", data={"id": link_id}).status_code == 302
+    assert stranger.post(urlsplit(waiting["url"]).path, data={"device": "x"}).status_code == 422
+    assert parse(client.get(f"/matches/{match_id}/sides")).find("ul", "phones") is None
+    assert verdicts(api_match(client, match_id)) == [(["Nous"], None)]
+    # Only the scoring phone revokes, and only what its match has.
+    assert (
+        stranger.post(f"/matches/{match_id}/sides/revoke", data={"id": phone_id}).status_code == 403
+    )
+    assert client.post(f"/matches/{match_id}/sides/revoke", data={"id": "999"}).status_code == 422

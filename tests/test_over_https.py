@@ -269,7 +269,9 @@ def every_form(phone: Phone) -> None:
         "/import",
         "/events/new/rami",
         event.request.path,
-        # Last: its forms take the right to score the duel from this phone.
+        # Last: their forms take back the other side's phone, and the right to score the duel
+        # from this phone.
+        f"/matches/{agreed}/sides",
         f"/matches/{duel}/handoff",
     ]
     seen: set[tuple[str, frozenset[str]]] = set()

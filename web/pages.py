@@ -700,7 +700,18 @@ def side_links(match_id: int) -> ResponseReturnValue:
     if request.method == "POST":
         side, link, _token = sides.link_answer(match_id, request.form.get("side"))
         qr = segno.make(link, micro=False).svg_inline(scale=4, dark="#1d1d1b", light="#ffffff")
-    return render_template("sides.html", match=match, side=side, link=link, qr=qr)
+    phones = confirming.side_phones(get_db(), match_id)
+    return render_template("sides.html", match=match, side=side, link=link, qr=qr, phones=phones)
+
+
+@bp.post("/matches/<int:match_id>/sides/revoke")
+def revoke_side(match_id: int) -> ResponseReturnValue:
+    """Take back a side's link or a side's phone (the scoring phone only)."""
+    phone(match_id)
+    row = request.form.get("id", "")
+    confirming.revoke_side(get_db(), match_id, int(row) if row.isdigit() else 0)
+    flash(_("Revoked."))
+    return redirect(url_for(".side_links", match_id=match_id))
 
 
 @bp.post("/matches/<int:match_id>/revoke")

@@ -153,3 +153,13 @@ def side_phones_of(db: Database, match_id: int) -> list[dict[str, Any]]:
         "code_sha256 is not null as is_link from side_phones where match_id = ? order by id"
     )
     return rows(db, query, [match_id])
+
+
+def revoke_side_phone(db: Database, match_id: int, row_id: int, at: str) -> None:
+    """Take back a side's link or a side's phone: its token opens nothing more.
+
+    :raises NotFound: the match has no such link or phone.
+    """
+    if not rows(db, "select id from side_phones where id = ? and match_id = ?", [row_id, match_id]):
+        raise NotFound(f"match {match_id} has no side phone {row_id}")
+    update(db, "side_phones", row_id, {"revoked_utc": at})
