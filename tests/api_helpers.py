@@ -4,6 +4,7 @@ error shape and changed nothing."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -151,3 +152,14 @@ def finish_round(client: FlaskClient, drawn: dict[str, Any], organiser: dict[str
             rounds_url(table["match"]), json=coinche_deal(match), headers=organiser
         )
         assert response.status_code == 201, response.json
+
+
+def unchained(document: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of a match's export as written before the chain (or by hand): no hash,
+    no head. An edited chained log breaks its chain first (tests/test_chain.py); without
+    one, a document is checked by what its log says."""
+    changed = copy.deepcopy(document)
+    changed.pop("log_head", None)
+    for change in changed["log"]:
+        change.pop("hash", None)
+    return changed

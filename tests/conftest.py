@@ -25,6 +25,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from scorebook import storage
+from scorers import words
 from tests.postgres import Cluster, Spares, binaries
 from tests.served import free_port
 
@@ -64,6 +65,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     chosen = metafunc.config.getoption("engine")
     engines = ENGINES if chosen == "both" else (chosen,)
     metafunc.parametrize("engine", engines, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> None:
+    """Start every test speaking English: a page fetched through the test client speaks its
+    phone's language in the test's own context, and would go on speaking it."""
+    words.speak(None)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from api_helpers import (
     send,
     start_event,
     start_match,
+    unchained,
     unchanged,
 )
 from flask.testing import FlaskClient
@@ -184,7 +185,8 @@ def test_an_abandoned_match_moves_with_its_history(client: FlaskClient, app: Any
     assert there.get("/api/players/Ana").json["games"] == []
     assert there.get(f"/api/matches/{copied['id']}/export?format=json").json == document
     # A log that changes a round while the match was abandoned was never Tablescore's.
-    forged = document | {"log": [*document["log"], document["log"][0]], "abandoned_at": None}
+    plain = unchained(document)
+    forged = plain | {"log": [*plain["log"], plain["log"][0]], "abandoned_at": None}
     response = send(there, "POST", "/api/import", [forged | {"uid": "forged"}])
     assert response.status_code == 422 and "abandoned" in response.json["error"]
     said = document | {"uid": "other", "abandoned_at": None}

@@ -3,7 +3,6 @@ that are not names, formulas in CSV cells, 405s that say what is allowed, import
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import json
@@ -20,7 +19,7 @@ from scorebook import transfer
 from scorebook.json_guards import MAX_DEPTH, nesting_depth
 from scorers import Refusal
 from scorers.seating import DEVICE, MAX_NAME_LENGTH, PLAYER, TEAM, checked_name
-from tests.api_helpers import refused
+from tests.api_helpers import refused, unchained
 from tests.html_reader import parse
 
 NOUS_EUX = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
@@ -338,12 +337,10 @@ def test_a_note_a_place_and_an_event_refuse_what_a_name_refuses(
 def import_document(client: FlaskClient, match_id: int, **changes: Any) -> dict[str, Any]:
     """The match's export document under a new uid, with its log entries' fields changed: as
     written by hand, without the chain an edited log would break."""
-    document = copy.deepcopy(client.get(f"/api/matches/{match_id}/export").json)
+    document = unchained(client.get(f"/api/matches/{match_id}/export").json)
     document["uid"] = "elsewhere"
-    del document["log_head"]
     for entry in document["log"]:
         entry.update(changes)
-        del entry["hash"]
     return document
 
 

@@ -8,7 +8,15 @@ import csv
 import io
 
 import pytest
-from api_helpers import api_match, refused, rounds_url, snapshot, start_match, unchanged
+from api_helpers import (
+    api_match,
+    refused,
+    rounds_url,
+    snapshot,
+    start_match,
+    unchained,
+    unchanged,
+)
 from flask.testing import FlaskClient
 from html_reader import parse
 
@@ -142,10 +150,11 @@ def test_notes_travel_in_exports_and_imports(client: FlaskClient, tmp_path):
     body = refused(other.post("/api/import", json=[edited]), 422)
     assert "note" in body["error"]
     # Nor a log whose change of the place says it replaced something that was never there.
-    log = [dict(entry) for entry in document["log"]]
+    plain = unchained(document)
+    log = plain["log"]
     details = next(i for i, entry in enumerate(log) if entry["action"] == "details")
     log[details]["replaced"] = {"note": "Earlier", "place": "Elsewhere"}
-    forged = dict(document, log=log, uid="forged")
+    forged = dict(plain, log=log, uid="forged")
     refused(other.post("/api/import", json=[forged]), 422, f"0.log.{details}.replaced")
 
 
@@ -238,6 +247,7 @@ def test_an_import_refuses_a_note_holding_a_control_character(
     other = create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "o.sqlite"), "SECRET_KEY": "t"}
     ).test_client()
+    document = unchained(document)
     details = next(i for i, entry in enumerate(document["log"]) if entry["action"] == "details")
     spoofed = copy.deepcopy(document)
     spoofed["log"][details]["input"]["note"] = spoofed["note"] = f"Fi{hidden}nal"

@@ -1,24 +1,15 @@
 """Unusual rounds through the Flask test client: the phone's own Record asks once, nothing
 recorded yet, and records when the table is sure; the outbox's resend and the JSON API are
-never asked (docs/UNUSUAL_ROUNDS.md)."""
+never asked (docs/UNUSUAL_ROUNDS.md). The phone's journey is in test_browser_unusual.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
-from playwright.sync_api import expect
 
 from tests.api_helpers import api_match, rounds_url, send, start_match, unchanged
 from tests.html_reader import Node, alerts, parse, values
-from tests.test_browser_offline import opened_online
-from tests.test_browser_scoring import RAMI, Table, close, fill_rami
-from tests.test_browser_scoring import record as tap_record
-from tests.test_browser_scoring import table as served
-
-table = served
-"""The scoring tests' served app and its phones, for the browser journey below."""
 
 TRIO = ["Ana", "Bo", "Cy"]
 NAVIGATE = {"Sec-Fetch-Mode": "navigate"}
@@ -191,21 +182,3 @@ def test_the_api_records_without_asking_and_says_what_is_unusual(client: FlaskCl
     assert answered.status_code == 201
     assert answered.json["unusual"] == []
     assert played(client, match_id) == 2
-
-
-@pytest.mark.browser
-def test_a_phone_with_its_service_worker_asks_then_records_once(table: Table) -> None:
-    """The service worker passes Record on as the navigation it is: the page that asks
-    replaces the form, and its answer records the round once."""
-    match_id = table.start(RAMI)
-    page = opened_online(table, match_id)
-    fill_rami(page, bo="160")
-    tap_record(page)
-    expect(page.locator(".round-form .oddities")).to_contain_text("Bo scores 160 for one hand?")
-    expect(page.locator("#hands-1-points")).to_have_value("160")
-    assert table.rounds(match_id) == []
-    with page.expect_navigation():
-        page.get_by_role("button", name="Yes, record it").tap()
-    expect(page.locator(".notice span")).to_have_text("Round 1 recorded.")
-    assert [entered["scores"]["Bo"] for entered in table.rounds(match_id)] == [160]
-    close(page)

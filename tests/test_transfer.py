@@ -18,7 +18,7 @@ from openapi_spec_validator import validate
 
 from app import create_app
 from scorebook import matches, storage, transfer
-from tests.api_helpers import send
+from tests.api_helpers import send, unchained
 from tests.html_reader import alerts, parse
 from web import transfer_pages as web_transfer
 
@@ -543,15 +543,6 @@ def test_the_players_seat_the_teams_whatever_the_order_of_the_keys(
 
 
 # --- what is refused --------------------------------------------------------------------------
-
-
-def unchained(document: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of the document as exported before the chain: no hash, no head."""
-    changed = copy.deepcopy(document)
-    del changed["log_head"]
-    for change in changed["log"]:
-        del change["hash"]
-    return changed
 
 
 def tamper(document: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
