@@ -182,3 +182,16 @@ def test_the_api_records_without_asking_and_says_what_is_unusual(client: FlaskCl
     assert answered.status_code == 201
     assert answered.json["unusual"] == []
     assert played(client, match_id) == 2
+
+
+def test_the_rules_page_lists_the_rounds_that_ask(client: FlaskClient) -> None:
+    match_id = start_rami(client)
+    page = parse(client.get(f"/matches/{match_id}/rules"))
+    section = page.find("section", "oddity-list")
+    assert section is not None
+    listed = [item.text() for item in section.find_all("li")]
+    assert listed == [
+        "Every hand left worth over 100, two hands or more.",
+        "One player scoring over 150 for a hand.",
+        "A blocked round where every hand is worth the same: nobody scores.",
+    ]
