@@ -713,3 +713,14 @@ def test_the_scorer_sees_and_revokes_the_other_sides_links_and_phones(
         stranger.post(f"/matches/{match_id}/sides/revoke", data={"id": phone_id}).status_code == 403
     )
     assert client.post(f"/matches/{match_id}/sides/revoke", data={"id": "999"}).status_code == 422
+
+
+def test_a_rematch_keeps_every_side_confirming(client: FlaskClient):
+    body = {"game": "rami", "players": ["Ana", "Bo"], "options": {"confirm": True, "target": 50}}
+    body["options"]["scorer_side"] = "Bo"
+    match_id = start(client, body, went_out("Ana", Bo=60))
+    assert api_match(client, match_id)["status"] == "finished"
+    again = send(client, "POST", f"/api/matches/{match_id}/rematch", {"seating": "rotate"})
+    assert again.status_code == 201, again.json
+    options = again.json["options"]
+    assert (options["confirm"], options["scorer_side"], again.json["settled"]) == (True, "Bo", True)
