@@ -125,3 +125,9 @@ def field_errors(doc: Node) -> dict[str, list[str]]:
 def alerts(doc: Node) -> list[str]:
     """Return the texts announced as alerts."""
     return [node.text() for node in doc.find_all(role="alert")]
+
+
+def listed_rules(doc: Node) -> list[Node]:
+    """Return the rules a match's rules page lists, each an item with its title and text."""
+    rules = doc.find("ol", "rules")
+    return rules.find_all("li") if rules is not None else []

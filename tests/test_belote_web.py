@@ -24,7 +24,7 @@ from tests.api_helpers import (
     unchanged,
 )
 from tests.api_helpers import post_round_form as post_deal
-from tests.html_reader import Node, alerts, field_errors, parse, values
+from tests.html_reader import Node, alerts, field_errors, listed_rules, parse, values
 
 TEAMS = {"Nous": ["Ana", "Cy"], "Eux": ["Bo", "Di"]}
 SEATS = ["Ana", "Bo", "Cy", "Di"]
@@ -1179,7 +1179,7 @@ def test_new_belote_match_form_takes_the_first_dealer_by_seat(client: FlaskClien
 def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
     match_id = start(client, **CLASSIC, first_dealer="Cy")["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Who deals"] == (
         "First dealer: Cy. After each deal, the player to the right deals (counter-clockwise)."
     )
@@ -1369,7 +1369,7 @@ def test_belotes_boxes_record_an_all_trump_deal(client: FlaskClient) -> None:
 def test_official_rules_page_states_the_new_rules(client: FlaskClient) -> None:
     match_id = start(client, **COINCHE_OFFICIAL)["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Announcements"].startswith("Only one team's announcements count")
     assert "up to four belotes" in rules["Belotes at all trump"]
     assert "only through its belote has not won yet" in rules["A belote alone does not win"]

@@ -26,7 +26,7 @@ from tests.api_helpers import (
     unchanged,
 )
 from tests.api_helpers import post_round_form as post_form
-from tests.html_reader import Node, alerts, field_errors, parse, values
+from tests.html_reader import Node, alerts, field_errors, listed_rules, parse, values
 
 TEAMS = {"Oben": ["Ana", "Cy"], "Unten": ["Bo", "Di"]}
 SIX = {"Oben": ["Ana", "Cy", "Ed"], "Unten": ["Bo", "Di", "Fi"]}
@@ -1738,7 +1738,7 @@ def test_new_gaigel_match_form_takes_the_first_dealer_by_seat(client: FlaskClien
 def test_the_rules_page_says_who_deals(client: FlaskClient, started: Any) -> None:
     match_id = started(client, first_dealer="Cy")["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Who deals"] == (
         "First dealer: Cy. After each deal, the player to the left deals (clockwise)."
     )

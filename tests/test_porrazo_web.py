@@ -26,7 +26,7 @@ from tests.api_helpers import (
 )
 from tests.api_helpers import play as peg
 from tests.api_helpers import post_round_form as post_peg
-from tests.html_reader import Node, alerts, field_errors, parse, values
+from tests.html_reader import Node, alerts, field_errors, listed_rules, parse, values
 
 PLAYERS = ["Ana", "Bo", "Cy"]
 TEAMS = {"Us": ["Ana", "Cy"], "Them": ["Bo", "Di"]}
@@ -1844,7 +1844,7 @@ def test_the_sheet_says_who_dealt_each_peg(client: FlaskClient) -> None:
 def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
     match_id = start(client, first_dealer="Bo")["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Who deals"] == (
         "First dealer: Bo. After each deal, the player to the left deals (clockwise)."
     )
@@ -1866,7 +1866,7 @@ def test_the_rules_page_says_the_order_of_play_and_who_pegs_what(
 ) -> None:
     match_id = start(client, wrap=wrap)["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Order of play"] == (
         "Play goes clockwise, starting on the dealer's left: the next player is the one on the "
         "left. In partnerships the next player is always an opponent."

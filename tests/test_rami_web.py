@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.api_helpers import api_match, refused, rounds_url, send, unchanged
-from tests.html_reader import Node, field_errors, parse, values
+from tests.html_reader import Node, field_errors, listed_rules, parse, values
 
 TRIO = ["Ana", "Bo", "Cy"]
 
@@ -214,7 +214,7 @@ def test_new_rami_match_form_takes_the_first_dealer_by_seat(client: FlaskClient)
 def test_the_rules_page_says_who_deals(client: FlaskClient) -> None:
     match_id = start(client, first_dealer="Cy")["id"]
     doc = parse(client.get(f"/matches/{match_id}/rules"))
-    rules = {item.find("h2").text(): item.find("p").text() for item in doc.find_all("li")}
+    rules = {item.find("h2").text(): item.find("p").text() for item in listed_rules(doc)}
     assert rules["Who deals"] == (
         "First dealer: Cy. After each deal, the player to the left deals (clockwise)."
     )
