@@ -576,22 +576,27 @@ def refuse_early(event: Event, n: int) -> None:
         raise matches.Conflict(
             _("Every round of this event is drawn: there is nothing more to draw.")
         )
-    playing = event.playing(n - 1)
-    if playing:
-        raise matches.Conflict(
-            _(
-                "Round {round} is still being played at table {tables}: draw the next round "
-                "once every table has finished."
-            ).format(round=n - 1, tables=", ".join(str(t["event_table"]) for t in playing))
-        )
-    waiting = event.waiting(n - 1)
-    if waiting:
-        raise matches.Conflict(
-            _(
-                "Round {round} waits for its sides to confirm at table {tables}: draw the next "
-                "round once they have, or accept those results as they stand."
-            ).format(round=n - 1, tables=", ".join(str(t["event_table"]) for t in waiting))
-        )
+    refuse_unfinished(
+        event,
+        n - 1,
+        _(
+            "Round {round} is still being played at table {tables}: draw the next round "
+            "once every table has finished."
+        ),
+        _(
+            "Round {round} waits for its sides to confirm at table {tables}: draw the next "
+            "round once they have, or accept those results as they stand."
+        ),
+    )
+
+
+def refuse_unfinished(event: Event, n: int, playing: str, waiting: str) -> None:
+    """Refuse to go past round n while a table still plays it (`playing` says so) or waits
+    for its sides to confirm (`waiting`), naming those tables."""
+    for tables, said in ((event.playing(n), playing), (event.waiting(n), waiting)):
+        if tables:
+            numbers = ", ".join(str(table["event_table"]) for table in tables)
+            raise matches.Conflict(said.format(round=n, tables=numbers))
 
 
 def list_tables(event: Event) -> list[list[str]]:
@@ -669,26 +674,18 @@ def close(db: Database, event_id: int, token: str | None) -> Event:
             raise matches.Conflict(
                 _("No round is drawn yet: draw and play one before closing the event.")
             )
-        playing = event.playing(event.drawn)
-        if playing:
-            raise matches.Conflict(
-                _(
-                    "Round {round} is still being played at table {tables}: close the event "
-                    "once every table has finished."
-                ).format(
-                    round=event.drawn, tables=", ".join(str(t["event_table"]) for t in playing)
-                )
-            )
-        waiting = event.waiting(event.drawn)
-        if waiting:
-            raise matches.Conflict(
-                _(
-                    "Round {round} waits for its sides to confirm at table {tables}: close the "
-                    "event once they have, or accept those results as they stand."
-                ).format(
-                    round=event.drawn, tables=", ".join(str(t["event_table"]) for t in waiting)
-                )
-            )
+        refuse_unfinished(
+            event,
+            event.drawn,
+            _(
+                "Round {round} is still being played at table {tables}: close the event "
+                "once every table has finished."
+            ),
+            _(
+                "Round {round} waits for its sides to confirm at table {tables}: close the "
+                "event once they have, or accept those results as they stand."
+            ),
+        )
         storage.close_event(db, event_id)
     return load(db, event_id)
 

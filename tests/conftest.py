@@ -148,6 +148,21 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
+def there(another_database: Callable[[], str]) -> FlaskClient:
+    """A client of another Tablescore, over a database of its own on the run's engine: where
+    an export is imported, or a file checked that this one does not keep."""
+    elsewhere = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": another_database(),
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    return elsewhere.test_client()
+
+
+@pytest.fixture
 def app(database: str) -> Flask:
     """Return an app whose whole state lives in a fresh database."""
     return create_app(

@@ -13,7 +13,7 @@ import hashlib
 import io
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -136,20 +136,6 @@ def storied(client: FlaskClient) -> int:
     ok(client.post(f"{rounds_url(match_id, 2)}/contest", json=why, headers=ali))
     ok(client.post(f"/api/matches/{match_id}/abandon"))
     return match_id
-
-
-@pytest.fixture
-def there(another_database: Callable[[], str]) -> FlaskClient:
-    """A client of another Tablescore, over a database of its own on the run's engine."""
-    elsewhere = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": another_database(),
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    return elsewhere.test_client()
 
 
 # --- the chain --------------------------------------------------------------------------------

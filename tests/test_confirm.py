@@ -8,7 +8,6 @@ points and the last trick scores Nous 110, Eux 52. Rami is Ana, Bo and Cy; its s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -621,20 +620,6 @@ def test_an_event_with_a_bad_confirm_is_refused(client: FlaskClient, confirm: An
 
 
 # --- export and import ------------------------------------------------------------------------
-
-
-@pytest.fixture
-def there(another_database: Callable[[], str]) -> FlaskClient:
-    """A client of another Tablescore, over a database of its own on the run's engine."""
-    elsewhere = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": another_database(),
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    return elsewhere.test_client()
 
 
 def test_what_the_sides_said_survives_export_and_import(client: FlaskClient, there: FlaskClient):
