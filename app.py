@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from scorebook import storage
 from scorers.base import FINISHED
 from web import (
+    alone,
     api,
     assets,
     checking,
@@ -33,6 +34,7 @@ from web import (
     player_pages,
     pwa,
     rating_pages,
+    runtime,
     share,
     sides,
     storage_faults,
@@ -59,6 +61,8 @@ PARTS = (
     circle_pages,
     sides,
     checking,
+    runtime,
+    alone,
 )
 """The web modules whose blueprint (`bp`) holds pages or JSON doors, in the order registered."""
 
@@ -94,6 +98,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # Circles one address may start, and wrong circle keys it may send.
         CIRCLE_LIMIT="10 per hour",
         CIRCLE_KEY_LIMIT="10 per minute",
+        # Where the phone's Python is served from: `python -m web.runtime` installs it there.
+        PYODIDE_DIR=str(runtime.runtime_dir(Path(app.root_path))),
     )
     app.config.from_prefixed_env("TABLESCORE")
     # from_prefixed_env reads JSON: a passcode of 0, false or null would switch it off, and
@@ -138,8 +144,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 SECURITY_HEADERS = {
-    # Everything is served by the app itself: no inline script or style, no other host.
-    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+    # Everything is served by the app itself: no inline script or style, no other host. The
+    # phone's own Python is WebAssembly, compiled in the browser (web/alone.py); no script is.
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+    "style-src 'self'; "
     "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import uuid
 from collections import OrderedDict
@@ -137,7 +138,8 @@ def start(
         raise Refusal(_("A match must be an object with game, players and options."))
     scorer = find_scorer(data.get("game"))
     asked = fingerprint("start", None, data)
-    game_data, choice = verdicts.take_choice(data)
+    uid = read_uid(data.get("uid"))
+    game_data, choice = verdicts.take_choice({k: v for k, v in data.items() if k != "uid"})
     with storage.writing(db):
         done = storage.started_with(db, key) if key else None
         if done is not None:
@@ -152,13 +154,45 @@ def start(
         else:
             table = scorer.read_table(game_data)
             scorer_side = verdicts.read_choice(choice, table)
-            match_id = insert(db, scorer, table, rematch_of, scorer_side=scorer_side)
+            refuse_stored(db, uid)
+            match_id = insert(db, scorer, table, rematch_of, scorer_side=scorer_side, uid=uid)
             if key:
                 storage.remember_start(db, key, asked, match_id, storage.now_utc())
         token = access.issue(db, match_id, device or _("the phone that started it"))
     match = load(db, match_id)
     match.scorer_token = token
     return match
+
+
+UID = re.compile(r"[0-9a-f]{32}")
+"""A match's uid as a phone that started it alone names it: 32 lowercase hexadecimal digits."""
+
+
+def read_uid(given: Any) -> str | None:
+    """Read the uid a phone gave a match it started while the server was out of reach.
+
+    :raises Refusal: when it is not 32 lowercase hexadecimal digits.
+    """
+    if given is None:
+        return None
+    if not isinstance(given, str) or not UID.fullmatch(given):
+        raise Refusal.at("uid", _("A match's uid is 32 lowercase hexadecimal digits."))
+    return given
+
+
+def refuse_stored(db: Database, uid: str | None) -> None:
+    """Refuse to start a match under a uid already stored here: it is another match.
+
+    :raises Conflict: naming the match stored under it.
+    """
+    found = storage.stored_under(db, uid) if uid else None
+    if found is not None:
+        raise Conflict(
+            _(
+                "A match with this uid is already here (#{id}); nothing was started. Send "
+                "this one without its uid, or open that one."
+            ).format(id=found[0])
+        )
 
 
 def insert(
@@ -168,12 +202,14 @@ def insert(
     rematch_of: int | None = None,
     event: tuple[int, int, int] | None = None,
     scorer_side: str | None = None,
+    uid: str | None = None,
 ) -> int:
     """Store a new match at a checked table, inside the caller's change; return its id.
-    With `scorer_side`, every side confirms its rounds, the scoring phone for that side."""
+    With `scorer_side`, every side confirms its rounds, the scoring phone for that side;
+    `uid`, the one a phone gave it (a new one otherwise)."""
     return storage.insert_match(
         db,
-        uid=uuid.uuid4().hex,
+        uid=uid or uuid.uuid4().hex,
         game=scorer.id,
         options=dict(table.options),
         variant=scorer.variant_key(table.options),

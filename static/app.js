@@ -76,6 +76,54 @@ if (SERVICE_WORKER && "serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("controllerchange", keepThisPage);
 }
 
+// Ready to score alone (web/alone.py): once the service worker runs the page (from the second
+// page a phone opens, never the first, which loads alone), the phone keeps what it needs to
+// start and score a match with no server in reach. It does so by itself after the page has
+// loaded, unless the phone calls its connection metered (Save-Data, cellular, 2G or 3G):
+// then a tap does, the size said first.
+const ALONE = document.getElementById("alone-ready");
+if (ALONE && "serviceWorker" in navigator && "caches" in window) {
+  const state = ALONE.querySelector(".alone-state");
+  const metered = () => {
+    const connection = navigator.connection;
+    return Boolean(connection && (connection.saveData || connection.type === "cellular" || /2g|3g/.test(connection.effectiveType || "")));
+  };
+  const getReady = async (listed) => {
+    ALONE.hidden = false;
+    state.textContent = ALONE.dataset.sayGetting;
+    const name = `phone-alone-${listed.version}`;
+    for (const old of await caches.keys()) if (old.startsWith("phone-alone-") && old !== name) await caches.delete(old);
+    const cache = await caches.open(name);
+    for (const url of listed.files) if (!(await cache.match(url))) await cache.add(url);
+    // The pages a match starts from, as they are now: kept again at every visit.
+    await Promise.all(listed.pages.map((url) => cache.add(url)));
+    if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+    state.textContent = `✓ ${ALONE.dataset.sayReady}`;
+    ALONE.dataset.state = "ready";
+  };
+  window.addEventListener("load", async () => {
+    if (!navigator.serviceWorker.controller) return;
+    let listed;
+    try {
+      listed = await (await fetch(ALONE.dataset.ready, { credentials: "same-origin" })).json();
+    } catch {
+      return;
+    }
+    const kept = await caches.open(`phone-alone-${listed.version}`);
+    const missing = (await Promise.all(listed.files.map((url) => kept.match(url)))).some((found) => !found);
+    if (missing && metered()) {
+      const offer = document.createElement("button");
+      offer.type = "button";
+      offer.textContent = ALONE.dataset.sayOffer.replace("{size}", inDigits((listed.bytes / 1e6).toFixed(1)));
+      offer.addEventListener("click", () => getReady(listed).catch(() => { state.textContent = ""; }));
+      state.replaceChildren(offer);
+      ALONE.hidden = false;
+      return;
+    }
+    setTimeout(() => getReady(listed).catch(() => { ALONE.hidden = true; }), missing ? 1000 : 0);
+  });
+}
+
 // A match page keeps the phone's screen on: one that dims mid-deal makes the table wait. The
 // browser lets go of the lock when the page is hidden, so it is asked for again on return.
 let wakeLock = null;

@@ -10,8 +10,11 @@ const OFFLINE = {{ offline|tojson }};
 const ASSETS = {{ assets|tojson }};
 const KEPT_PAGES = new RegExp({{ kept_pages|tojson }});
 const QUEUED_FORMS = new RegExp({{ queued_forms|tojson }});
+const NEW_MATCH = new RegExp({{ new_match|tojson }});
+const ALONE_PAGE = {{ alone_page|tojson }};
+const ALONE_FILES = {{ alone_files|tojson }};
 
-importScripts({{ outbox|tojson }});
+importScripts({{ outbox|tojson }}, {{ phone_store|tojson }});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -42,8 +45,15 @@ async function page(event) {
     await keep(url.pathname, response);
     return response;
   } catch {
-    return (await lastSeen(url.pathname)) || (await offline());
+    return (await lastSeen(url.pathname)) || (await keptToScoreAlone(url)) || (await offline());
   }
+}
+
+// A phone ready to score alone keeps the home page, the new-match pages and the phone's own
+// page (static/app.js): with no server in reach, a match starts from the same pages.
+async function keptToScoreAlone(url) {
+  const name = (await caches.keys()).find((key) => key.startsWith("phone-alone-"));
+  return name ? caches.match(url.pathname + url.search, { cacheName: name }) : undefined;
 }
 
 // The page as the server sends it. A preload the browser gave up on (a second tap, Back while
@@ -105,11 +115,18 @@ async function post(event) {
   const request = event.request;
   const url = new URL(request.url);
   const match = QUEUED_FORMS.exec(url.pathname);
-  // Only a round's form is read before it is sent: an uploaded export is not copied.
-  const body = match ? await request.clone().text() : "";
+  const starting = NEW_MATCH.exec(url.pathname);
+  // Only a round's form and a new match's are read before they are sent: an uploaded export
+  // is not copied.
+  const body = match || starting ? await request.clone().text() : "";
   try {
     return reached(await fetch(request));
   } catch {
+    if (starting && (await keptToScoreAlone(new URL(ALONE_PAGE, url)))) {
+      // Out of reach: the phone starts the match itself, and scores it alone.
+      const uid = await self.TablescorePhone.begin(starting[1], url.searchParams.get("layout"), body);
+      return Response.redirect(`${ALONE_PAGE}#${uid}`, 303);
+    }
     if (!match || !new URLSearchParams(body).has("record")) return offline(true);
     await self.TablescoreOutbox.add({ url: url.pathname, body, at: new Date().toISOString(), state: "waiting" });
     return Response.redirect(match[1], 303);
@@ -134,5 +151,5 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate" && request.method === "POST") event.respondWith(post(event));
   else if (request.method !== "GET") return;
   else if (request.mode === "navigate") event.respondWith(page(event));
-  else if (url.pathname.startsWith(ASSETS)) event.respondWith(asset(request));
+  else if (url.pathname.startsWith(ASSETS) || url.pathname.startsWith(ALONE_FILES)) event.respondWith(asset(request));
 });

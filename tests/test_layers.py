@@ -1,6 +1,7 @@
 """The house: each layer imports only the layers below it, and no module imports itself back.
 
-web → scorebook → scorebook.storage → scorers, read from the code's own import statements.
+web → phone → scorebook → scorebook.storage → scorers (the phone, which runs in the browser
+too, imports the scorers alone: tests/test_alone.py), read from the code's own import statements.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("app", "web", "scorebook", "scorebook.storage", "scorers")
+LAYERS = ("app", "web", "phone", "scorebook", "scorebook.storage", "scorers")
 """From the top down: a module may import from its own layer and the ones after it."""
 
 

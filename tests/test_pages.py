@@ -10,9 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
+from phone.marks import isolated
 from tests.api_helpers import api_match
 from tests.html_reader import Node, alerts, field_errors, number, parse, values
-from web.pages import isolated
 
 # --- reading pages ----------------------------------------------------------------------------
 

@@ -15,13 +15,20 @@ from .conditional import match_tag, tagged, unchanged
 from .db import get_db
 from .json_body import body, guard
 from .limits import joining
+from .pages import keep_token
 from .passcode import bearer_token, check_passcode
 from .present import change_json, game_json, match_json, round_answer, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-BODY_OPTIONAL = {"api.restore_round", "api.rematch", "api.abandon", "api.take_back"}
+BODY_OPTIONAL = {
+    "api.restore_round",
+    "api.rematch",
+    "api.abandon",
+    "api.take_back",
+    "api.keep_on_phone",
+}
 """Requests that need no body at all: one they do send must still be JSON."""
 
 guard(bp, BODY_OPTIONAL)
@@ -81,6 +88,15 @@ def start_match() -> ResponseReturnValue:
     device = access.read_label(data.pop("device", None), "the phone that started it")
     match = matches.start(get_db(), data, device, idempotency_key())
     return started(match)
+
+
+@bp.post("/matches/<int:match_id>/phone")
+def keep_on_phone(match_id: int) -> ResponseReturnValue:
+    """Let this browser's pages score a match its token opens: a phone that scored it alone
+    sent it here, and goes on scoring it on the server's pages."""
+    scoring_phone(match_id)
+    keep_token(match_id, bearer_token())
+    return "", 204
 
 
 def started(match: matches.Match) -> ResponseReturnValue:

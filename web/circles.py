@@ -38,6 +38,9 @@ OPEN_DOORS = {
     "pwa.manifest",
     "pwa.offline",
     "pwa.service_worker",
+    # The phone's Python and its runtime: the same code for every circle, nothing of theirs.
+    "runtime.served",
+    "alone.python",
     "patterns.patterns",
     "ratings.method",
     "circle_pages.start_page",

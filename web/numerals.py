@@ -87,16 +87,6 @@ class Numerals:
         return "".join(parts)
 
 
-def number(points: int) -> str:
-    """Write a total with a real minus sign when it is below zero: −143."""
-    return f"{MINUS}{-points}" if points < 0 else str(points)
-
-
-def signed(points: int) -> str:
-    """Write a round's score with its sign, as the sheet shows it: +20, −70, 0."""
-    return f"+{points}" if points > 0 else number(points)
-
-
 @functools.cache
 def numerals(language: str) -> Numerals:
     """Read a language's numerals from CLDR, as written where it is most spoken (its likely

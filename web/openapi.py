@@ -249,6 +249,12 @@ def new_match() -> dict[str, Any]:
                 "type": "object",
                 "description": "Option name → value; omitted ones default.",
             },
+            "uid": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The uid a phone gave the match it started alone (offline); "
+                "refused with 409 when a match with it is already stored.",
+            },
         },
         required=["game", "players"],
     )
@@ -474,6 +480,17 @@ def history_paths() -> dict[str, Any]:
                 ),
                 "responses": {"201": answer("The new match", ref("Match"))}
                 | refusals(400, 403, 404, 409, 413, 415, 422),
+            }
+        },
+        "/api/matches/{match_id}/phone": {
+            "post": {
+                "summary": "Let this browser's pages score the match its token opens",
+                "description": "A phone that scored a match alone sends it, then goes on "
+                "scoring it on the pages: its session keeps the token.",
+                "security": [{"scorer": []}],
+                "parameters": [MATCH_ID],
+                "responses": {"204": {"description": "Kept in this browser's session"}}
+                | refusals(403, 404),
             }
         },
         "/api/matches/{match_id}/log": {

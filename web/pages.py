@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,15 +21,14 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import pgettext
-from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
+from phone import marks
 from scorebook import access, confirming, matches, storage
 from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.forms import RefusalOnFields, match_form
 
-from . import numerals, sides
+from . import sides
 from .chart import chart
 from .circles import current, many, phone_circles
 from .db import get_db
@@ -65,74 +62,14 @@ def new_key() -> str:
     return uuid.uuid4().hex
 
 
-RED_SUITS = re.compile("([♥♦])")
-
-
-@bp.app_template_filter("suits")
-def suits(text: Any) -> Markup:
-    """Draw hearts and diamonds red, as on the cards, in text a page shows."""
-    return Markup(RED_SUITS.sub(r'<span class="red-suit">\1</span>', str(escape(text))))
-
-
-@bp.app_template_filter("rank")
-def rank(code: str) -> str:
-    """Write a card's rank as the language's packs print it: a French queen is D (dame)."""
-    printed = {
-        "A": pgettext("card rank", "A"),
-        "J": pgettext("card rank", "J"),
-        "Q": pgettext("card rank", "Q"),
-        "K": pgettext("card rank", "K"),
-    }
-    return printed.get(code, code)
-
-
-SIGNED = r"(?:(?<![\w)])[+\u2212-])?\d+"
-"""A number with its sign, if it has one: a hyphen after a word or a bracket joins, not a minus."""
-
-
-@functools.lru_cache(maxsize=256)
-def apart(names: tuple[str, ...]) -> re.Pattern[str]:
-    """Find the players' names (the longest first: "Anaïs" before "Ana") and signed numbers."""
-    named = [rf"(?<!\w){re.escape(name)}(?!\w)" for name in sorted(names, key=len, reverse=True)]
-    return re.compile("|".join([*named, SIGNED]))
-
-
-@bp.app_template_filter("isolated")
-def isolated(text: Any, names: tuple[str, ...] | list[str] = ()) -> Markup:
-    """Set each name and each signed number of a sentence apart, a number left to right with
-    a real minus, and draw the red suits: right to left, "آنا 3 × −2; بهرام 4 × −2" keeps
-    each item whole and in order, as the sentence says it."""
-    text, shown, at = str(text), [], 0
-    for found in apart(tuple(names)).finditer(text):
-        shown.append(suits(text[at : found.start()]))
-        piece = found.group(0)
-        if piece[0].isdigit() or piece[0] in "+-\u2212":
-            piece = piece.replace("-", numerals.MINUS, 1)
-            shown.append(left_to_right(piece))
-        else:
-            shown.append(Markup(f"<bdi>{escape(piece)}</bdi>"))
-        at = found.end()
-    shown.append(suits(text[at:]))
-    return Markup("").join(shown)
-
-
-@bp.app_template_filter("signed")
-def signed(points: int) -> Markup:
-    """Write a round's score with its sign, set apart from the names and words around it."""
-    return left_to_right(numerals.signed(points))
-
-
-@bp.app_template_filter("number")
-def number(points: int) -> Markup:
-    """Write a total with a real minus, set apart: right to left, "آنا −6 · بهرام −8" keeps
-    each total after its name."""
-    return left_to_right(numerals.number(points))
-
-
-def left_to_right(text: str) -> Markup:
-    """Set a number apart, left to right (escaped once, without Markup.format: a 200-round
-    sheet sets thousands apart)."""
-    return Markup(f'<bdi dir="ltr">{escape(text)}</bdi>')
+for name, mark in (
+    ("suits", marks.suits),
+    ("rank", marks.rank),
+    ("isolated", marks.isolated),
+    ("signed", marks.signed),
+    ("number", marks.number),
+):
+    bp.add_app_template_filter(mark, name)
 
 
 def submit(form: RefusalOnFields, change: Callable[[dict[str, Any]], Any]) -> tuple[Any, int]:

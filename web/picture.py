@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 
 from PIL import Image, ImageDraw, ImageFont
 
+from phone import marks
 from scorebook import events
 from scorebook.matches import Match
 from scorers.seating import hidden, joining
@@ -95,7 +96,7 @@ def showable(text: str) -> str:
 
 def figure(points: int, sign: bool = False) -> str:
     """Write a number, with its sign if asked, and a real minus."""
-    return numerals.signed(points) if sign else numerals.number(points)
+    return marks.signed_text(points) if sign else marks.number_text(points)
 
 
 def columns(count: int) -> list[float]:

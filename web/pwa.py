@@ -108,7 +108,11 @@ def service_worker() -> ResponseReturnValue:
         assets=url_for("assets.fingerprinted", name=""),
         kept_pages=kept_pages(),
         queued_forms=queued_forms(),
+        new_match=rf"^{re.escape(url_for('pages.home'))}matches/new/(\w+)$",
+        alone_page=url_for("alone.page"),
+        alone_files=url_for("alone.page") + "/",
         outbox=asset("outbox.js"),
+        phone_store=asset("phone_store.js"),
     )
     response = Response(script, mimetype="text/javascript")
     response.cache_control.no_cache = True

@@ -1,0 +1,62 @@
+"""What a phone runs alone, with no server in reach: the server's own scorers, forms and round
+templates, in the browser's Python, behind one door the page calls (`answer`).
+
+Nothing here stores anything: the page keeps each match in the phone's storage (IndexedDB) and
+hands it over whole with every question; the answer is JSON, as the server's API writes it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scorers import words
+
+from . import match, pages
+
+
+def answer(asked: str) -> str:
+    """Answer one question of the phone's page, in its language.
+
+    Asked `{"do": "start" | "record" | "correct" | "show" | "score", …}`; see each step below.
+    """
+    question = json.loads(asked)
+    words.speak(question.get("language"))
+    step = STEPS[question["do"]]
+    return json.dumps(step(question), ensure_ascii=False, default=str)
+
+
+def start(question: dict[str, Any]) -> dict[str, Any]:
+    """Read a new match from the new-match form as posted: its data, or what to fix."""
+    return match.start(question["game"], question["body"], question.get("layout"))
+
+
+def record(question: dict[str, Any]) -> dict[str, Any]:
+    """Read a round from the round form as posted (`n`: a correction): what the table entered,
+    or the page again with the form showing what to fix or asking about an unusual round."""
+    kept, n = question["match"], question.get("n")
+    read = match.read_round(kept, question["body"], n)
+    if read.entered is not None:
+        return {"entered": read.entered}
+    return {"html": pages.show(kept, question.get("assets", {}), read.form, n, read.asked)}
+
+
+def show(question: dict[str, Any]) -> dict[str, Any]:
+    """Draw a match's page (or its rules, or a round's correction), and say where it stands."""
+    kept, view = question["match"], question.get("view", "match")
+    assets = question.get("assets", {})
+    if view == "rules":
+        html = pages.rules(kept)
+    elif view == "correct":
+        html = pages.show(kept, assets, None, question["n"])
+    else:
+        html = pages.show(kept, assets)
+    return match.scored(kept, rounds=False) | {"html": html}
+
+
+def score(question: dict[str, Any]) -> dict[str, Any]:
+    """Score a match as the server's API would answer it: totals, winner, every round."""
+    return match.scored(question["match"])
+
+
+STEPS = {"start": start, "record": record, "correct": record, "show": show, "score": score}
