@@ -106,7 +106,7 @@ def main() -> None:
             started = time.perf_counter()
             page.locator("form.round-form .actions button.primary").click()
             page.wait_for_function(
-                "n => document.querySelectorAll('.phone-round').length === n", arg=n
+                "n => document.querySelectorAll('tbody.round').length === n", arg=n
             )
             rounds.append(time.perf_counter() - started)
         scored = page.evaluate(

@@ -38,19 +38,14 @@ def record(question: dict[str, Any]) -> dict[str, Any]:
     read = match.read_round(kept, question["body"], n)
     if read.entered is not None:
         return {"entered": read.entered}
-    return {"html": pages.show(kept, question.get("assets", {}), read.form, n, read.asked)}
+    return {"html": pages.show(kept, "edit" if n else "match", n, read.form, read.asked)}
 
 
 def show(question: dict[str, Any]) -> dict[str, Any]:
-    """Draw a match's page (or its rules, or a round's correction), and say where it stands."""
-    kept, view = question["match"], question.get("view", "match")
-    assets = question.get("assets", {})
-    if view == "rules":
-        html = pages.rules(kept)
-    elif view == "correct":
-        html = pages.show(kept, assets, None, question["n"])
-    else:
-        html = pages.show(kept, assets)
+    """Draw a page of a match (`view`: "match", "edit", "why" or "rules", of round `n`), and
+    say where the match stands."""
+    kept = question["match"]
+    html = pages.show(kept, question.get("view", "match"), question.get("n"))
     return match.scored(kept, rounds=False) | {"html": html}
 
 

@@ -1,5 +1,6 @@
-"""The phone's own pages, drawn in the browser's Python from the server's templates: the
-game's round form as the server draws it, with the score bar, the rounds and their Why?."""
+"""The phone's own pages, drawn in the browser's Python from the server's templates: its score
+bar, each game's round form and sheet, the removed rounds, the correction page, a round's
+Why? and the rules, answered by the page itself (static/alone.js)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -19,7 +21,14 @@ from . import marks
 from .match import replay
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-"""The server's templates: the phone draws the same round forms from the same files."""
+"""The server's templates: the phone draws the same forms and sheets from the same files."""
+VIEWS = {
+    "match": "phone/match.html",
+    "edit": "phone/edit.html",
+    "why": "phone/why.html",
+    "rules": "phone/rules.html",
+}
+"""The pages of a match kept on the phone, by the name its address gives them."""
 
 
 @dataclass
@@ -33,11 +42,19 @@ class PhoneMatch:
     removed: list[Any] = field(default_factory=list)
     id: str = ""
     abandoned_utc: None = None
+    confirmations: None = None
 
     @property
     def title(self) -> str:
         """Name the game as the server's pages head it ("Coinche")."""
         return self.scorer.title(self.table.options)
+
+
+def address(endpoint: str, **values: Any) -> str:
+    """Write where a form or link of the server's templates leads, as the phone's page reads
+    it: "pages.remove_round", n=3 is "?phone=remove_round&n=3", answered on the phone."""
+    values.pop("match_id", None)
+    return "?" + urlencode({"phone": endpoint.rpartition(".")[2], **values})
 
 
 @functools.cache
@@ -62,9 +79,7 @@ def environment() -> Environment:
         FINISHED=FINISHED,
         new_key=lambda: uuid.uuid4().hex,
         csrf_token=lambda: "",
-        # The phone's page has its own Undo: a game's own (Porrazo's) is the server's.
-        request=SimpleNamespace(endpoint="pages.edit_round"),
-        url_for=lambda *_args, **_kwargs: "",
+        url_for=address,
     )
     return env
 
@@ -73,59 +88,87 @@ def kept_match(kept: dict[str, Any]) -> PhoneMatch:
     """Read a kept match as the templates read one."""
     scorer, table, done = replay(kept)
     rounds = [
-        SimpleNamespace(n=n, input=stored["input"], id=stored.get("key"), version=1)
+        SimpleNamespace(
+            n=n,
+            input=stored["input"],
+            id=stored.get("key"),
+            version=1,
+            note=None,
+            entered_utc=stored.get("at"),
+            corrected_utc=stored.get("corrected_at"),
+        )
         for n, stored in enumerate(kept["rounds"], 1)
     ]
-    removed = [SimpleNamespace(**entry) for entry in kept.get("removed", [])]
+    removed = [
+        SimpleNamespace(id=index, n=gone["n"], input=gone["input"], removed_utc=gone["removed_at"])
+        for index, gone in enumerate(kept.get("removed", []))
+    ]
     return PhoneMatch(scorer, table, done, rounds, removed, kept.get("uid", ""))
+
+
+def corrections(kept: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Return each round's corrections from the phone's log, by the round's key: what it was."""
+    corrected: dict[str, list[dict[str, Any]]] = {}
+    for change in kept.get("log", []):
+        if change["action"] == "correct":
+            entry = {"at_utc": change["at"], "replaced": change["replaced"]}
+            corrected.setdefault(change["round"], []).append(entry)
+    return corrected
 
 
 def show(
     kept: dict[str, Any],
-    assets: dict[str, str],
-    form: Any = None,
+    view: str = "match",
     n: int | None = None,
+    form: Any = None,
     asked: list[str] | None = None,
 ) -> str:
-    """Draw a kept match's page: the score bar, the form for the next round (or for round
-    `n`, to correct it), and every round with its Why?."""
+    """Draw one page of a kept match: the match itself, the correction of round `n`, its
+    Why? or the rules; `form` is the round form as posted, `asked` what it asks once.
+
+    :raises KeyError: for a view or a round the match does not have.
+    """
     match = kept_match(kept)
-    if form is None:
-        before = match.scorer.replay(match.table, [r.input for r in match.rounds][: (n or 0) - 1])
+    scored = list(zip(match.rounds, match.replay.rounds, strict=True))
+    if view in ("edit", "why") and not 0 < (n or 0) <= len(match.rounds):
+        raise KeyError(n)
+    if form is None and view in ("match", "edit"):
         build = round_form_of(match.scorer)
-        form = (
-            build(match.table, entered=match.rounds[n - 1].input, state=before.state)
-            if n
-            else build(match.table, state=match.replay.state)
-        )
-    number = n or len(match.rounds) + 1
-    return (
-        environment()
-        .get_template("phone/match.html")
-        .render(
-            match=match,
-            replay=match.replay,
-            form=form,
-            correcting=n,
-            action="",
-            guard={"expected": number},
-            oddities=asked or [],
-            scored=list(zip(match.rounds, match.replay.rounds, strict=True)),
-            names=[*match.table.players, *(match.table.teams or {})],
-            asset=lambda name: assets.get(name, ""),
-        )
+        if view == "edit":
+            before = match.scorer.replay(match.table, [r.input for r in match.rounds][: n - 1])
+            form = build(match.table, entered=match.rounds[n - 1].input, state=before.state)
+        else:
+            form = build(match.table, state=match.replay.state)
+    before = match.scorer.replay(match.table, [r.input for r in match.rounds][: (n or 1) - 1])
+    return environment().get_template(VIEWS[view]).render(
+        match=match,
+        replay=match.replay,
+        form=form,
+        n=n,
+        stored=match.rounds[n - 1] if n else None,
+        result=match.replay.rounds[n - 1] if n else None,
+        before=before.totals,
+        recorded=match.rounds[-1] if match.rounds and view == "match" else None,
+        guard={"expected": n or len(match.rounds) + 1},
+        oddities=asked or [],
+        rows=scored,
+        corrected=corrections(kept),
+        removed=match.removed,
+        can_score=True,
+        rounds_url=address("pages.round") + "&n=",
+        names=[*match.table.players, *(match.table.teams or {})],
+        applied=applied(match, scored) if view == "rules" else [],
+        request=SimpleNamespace(endpoint="pages.edit_round" if view == "edit" else "pages.match"),
+        asset=lambda _name: "",
     )
 
 
-def rules(kept: dict[str, Any]) -> str:
-    """Draw the rules a kept match is played under, each with the rounds it scored."""
-    match = kept_match(kept)
-    scored = list(zip(match.rounds, match.replay.rounds, strict=True))
-    applied = [
+def applied(match: PhoneMatch, scored: list[Any]) -> list[tuple[Any, list[int]]]:
+    """Pair each rule the match is played under with the rounds it scored."""
+    return [
         (rule, [r.n for r, result in scored if rule.applies and rule.applies(r.input, result)])
         for rule in [
             *match.scorer.rules(match.table.options),
             *match.scorer.length_rule(match.table.options),
         ]
     ]
-    return environment().get_template("phone/rules.html").render(match=match, applied=applied)

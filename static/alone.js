@@ -1,6 +1,8 @@
 // The phone alone (templates/alone.html): matches started while the server was out of reach,
-// scored by the phone's own Python (static/phone_worker.js, the server's rules), kept in the
-// phone's storage (static/phone_store.js), and sent to the server once each when it is back.
+// scored by the phone's own Python (static/phone_worker.js: the server's rules, forms and
+// templates), kept in the phone's storage (static/phone_store.js), and sent to the server
+// once each when it is back. The page's address says what it shows:
+// /alone?match=<uid>[&view=edit|why|rules&n=<round>]; the list of matches without a match.
 "use strict";
 
 (() => {
@@ -37,21 +39,34 @@
     return call({ question: { language, ...question } });
   }
 
-  let shown = null; // The match just changed and stored: shown next without reading it again.
   const now = () => new Date().toISOString();
   const newKey = () => crypto.randomUUID().replaceAll("-", "");
-  const kept = (match) => ({ uid: match.uid, data: match.data, rounds: match.rounds, removed: match.removed });
-  // Where the page is: "#<uid>", "#<uid>/rules", "#<uid>/correct/<n>", or the list ("").
-  const place = () => {
-    const [uid, view, n] = location.hash.slice(1).split("/");
-    return { uid, view: view || "match", n: n ? Number(n) : null };
-  };
+  const kept = (match) => ({ uid: match.uid, data: match.data, rounds: match.rounds, removed: match.removed, log: match.log });
+
+  function place() {
+    const asked = new URLSearchParams(location.search);
+    return { uid: asked.get("match"), view: asked.get("view") || "match", n: Number(asked.get("n")) || null };
+  }
+
+  function go(uid, view = "match", n = null, replace = false, changed = null) {
+    const asked = new URLSearchParams(uid ? { match: uid } : {});
+    if (view !== "match") asked.set("view", view);
+    if (n) asked.set("n", n);
+    const address = `${location.pathname}${asked.size ? `?${asked}` : ""}`;
+    if (replace) history.replaceState(null, "", address);
+    else history.pushState(null, "", address);
+    window.scrollTo(0, 0);
+    return show(changed);
+  }
 
   function draw(html) {
     view.innerHTML = html;
     // Numbers in the page's own digits, as the server writes them (web/numerals.py).
     const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) node.data = inDigits(node.data);
+    // The games' scripts set a form up as it changes (Rami hides the hand of who went out):
+    // a form drawn here starts set up, as one a page loads with does.
+    for (const form of view.querySelectorAll("form.round-form")) form.dispatchEvent(new Event("change", { bubbles: true }));
     page.dataset.state = "shown";
   }
 
@@ -59,25 +74,25 @@
     const heading = document.createElement("h1");
     heading.textContent = title;
     const items = lines.map((line) => {
-      const p = document.createElement("p");
-      p.textContent = line;
-      return p;
+      const said = document.createElement("p");
+      said.textContent = line;
+      return said;
     });
     view.replaceChildren(heading, ...items, ...(back ? [back] : []));
     page.dataset.state = "shown";
   }
 
   async function showList() {
-    const matches = await store.all();
+    const matches = (await store.all()).filter((match) => match.state !== "starting");
     const list = document.createElement("ul");
     list.className = "phone-list";
     for (const match of matches) {
       const item = document.createElement("li");
       const link = document.createElement("a");
-      const names = match.data ? (match.data.players || Object.keys(match.data.teams || {})) : [];
+      const names = match.data.players || Object.keys(match.data.teams || {});
       link.textContent = `${match.title || match.game} · ${names.join(" · ")}`;
       link.dir = "auto";
-      link.href = match.state === "sent" ? match.server.url : `#${match.uid}`;
+      link.href = match.state === "sent" ? match.server.url : `?match=${match.uid}`;
       const state = document.createElement("small");
       const said = { sent: "saySent", conflict: "sayNotSent" }[match.state] || "sayPlaying";
       state.textContent = ` ${say(said, { n: match.rounds.length })}`;
@@ -119,17 +134,26 @@
     return match;
   }
 
-  async function show() {
+  // Draw the page the address names; `changed`, the match just changed and stored, is drawn
+  // without reading it again.
+  async function show(changed = null) {
+    drawnFor = location.search;
     const { uid, view: wanted, n } = place();
     if (!uid) return showList();
-    let match = shown && shown.uid === uid ? shown : await store.get(uid);
-    shown = null;
+    let match = changed && changed.uid === uid ? changed : await store.get(uid);
     if (!match) return showList();
     if (match.state === "starting") match = await begin(match);
     if (!match) return null;
     if (match.state === "sent") return location.replace(match.server.url);
-    const answer = await ask({ do: "show", match: kept(match), view: wanted, n });
-    if (answer.title && match.title !== answer.title) {
+    let answer;
+    try {
+      answer = await ask({ do: "show", match: kept(match), view: wanted, n });
+    } catch (error) {
+      // A round or a page this match no longer has (Back after a removal): its sheet instead.
+      if (wanted !== "match") return go(uid, "match", null, true);
+      throw error;
+    }
+    if (match.title !== answer.title) {
       match.title = answer.title;
       await store.put(match);
     }
@@ -149,137 +173,158 @@
       const theirs = document.createElement("a");
       theirs.href = match.server.url;
       theirs.textContent = page.dataset.sayTheirs;
-      notice.append(theirs);
+      notice.append(theirs, " ");
     }
-    const again = document.createElement("button");
-    again.type = "button";
-    again.dataset.phone = "apart";
-    again.textContent = page.dataset.sayApart;
-    notice.append(" ", again);
+    const apart = document.createElement("button");
+    apart.type = "button";
+    apart.dataset.apart = "";
+    apart.textContent = page.dataset.sayApart;
+    notice.append(apart);
     return notice;
   }
 
   async function change(match, edit) {
     edit(match);
     await store.put(match);
-    shown = match;
+    sendAll();
     return match;
   }
 
-  // Record or correct: the phone's Python reads the form as the server would, and answers
-  // the round as entered, or the page with the form showing what to fix (or asking once).
+  // A round removed (Undo removes the last one) is kept, to restore as it was.
+  function remove(match, n) {
+    const [gone] = match.rounds.splice(n - 1, 1);
+    match.removed.push({ n, key: gone.key, input: gone.input, removed_at: now() });
+    match.log.push({ action: "remove", n, key: newKey(), round: gone.key, at: now() });
+  }
+
+  function restore(before, index) {
+    const match = structuredClone(before);
+    const [entry] = match.removed.splice(index, 1);
+    match.rounds.splice(entry.n - 1, 0, { key: entry.key, input: entry.input, at: now() });
+    match.log.push({ action: "restore", n: entry.n, key: newKey(), round: entry.key, at: now() });
+    return match;
+  }
+
+  // Record, correct, remove, undo, restore: the forms of the server's templates, answered
+  // here. A round is read by the phone's Python as the server reads it: what was entered, or
+  // the page with the form showing what to fix (or asking once about an unusual round).
   view.addEventListener("submit", async (event) => {
+    const action = new URLSearchParams((event.submitter && event.submitter.getAttribute("formaction")) || event.target.getAttribute("action") || "");
+    const act = action.get("phone");
+    if (!act) return;
     event.preventDefault();
     // Timed for bench/alone.py: from the tap to the round scored, stored and drawn.
     performance.mark("phone-round");
-    const form = event.target;
-    const body = new URLSearchParams(new FormData(form, event.submitter)).toString();
-    const { uid, n } = place();
+    const { uid } = place();
     const match = await store.get(uid);
-    const answer = await ask({ do: n ? "correct" : "record", match: kept(match), body, n });
+    const n = Number(action.get("n")) || null;
+    if (act === "remove_round") {
+      const undo = new FormData(event.target).has("undo");
+      if (!undo && !confirm(say("sayRemove", { n }))) return;
+      await go(uid, "match", null, !undo, await change(match, (kept) => remove(kept, n)));
+      return;
+    }
+    if (act === "restore_round") {
+      const after = restore(match, Number(action.get("round_id")));
+      try {
+        await ask({ do: "score", match: kept(after) });
+      } catch {
+        alert(say("sayNoFit"));
+        return;
+      }
+      await show(await change(after, () => {}));
+      return;
+    }
+    const body = new URLSearchParams(new FormData(event.target, event.submitter)).toString();
+    const correcting = act === "edit_round";
+    const answer = await ask({ do: correcting ? "correct" : "record", match: kept(match), body, n: correcting ? n : null });
     if (!answer.entered) {
       draw(answer.html);
       return;
     }
     const key = new URLSearchParams(body).get("idempotency_key") || newKey();
-    await change(match, (kept) => {
-      if (n) {
+    const changed = await change(match, (kept) => {
+      if (correcting) {
         const replaced = kept.rounds[n - 1];
         kept.rounds[n - 1] = { ...replaced, input: answer.entered, corrected_at: now() };
-        kept.log.push({ action: "correct", n, key, input: answer.entered, replaced: replaced.input, at: now() });
+        kept.log.push({ action: "correct", n, key, round: replaced.key, input: answer.entered, replaced: replaced.input, at: now() });
       } else {
         kept.rounds.push({ key, input: answer.entered, at: now() });
         kept.log.push({ action: "add", n: kept.rounds.length, key, round: key, input: answer.entered, at: now() });
       }
     });
-    if (n) location.hash = uid;
-    else await show();
+    if (correcting) await go(uid, "match", null, false, changed);
+    else await show(changed);
     performance.measure("phone-round", "phone-round");
-    sendAll();
   });
 
-  // A round removed (Undo is the last one) is kept, to restore as it was.
-  function remove(kept, n) {
-    const [gone] = kept.rounds.splice(n - 1, 1);
-    kept.removed.push({ n, key: gone.key, input: gone.input, removed_at: now() });
-    kept.log.push({ action: "remove", n, key: newKey(), round: gone.key, at: now() });
-  }
-
+  // The links of the server's templates (a round's Why?, its correction, the rules).
   view.addEventListener("click", async (event) => {
-    const button = event.target.closest("[data-phone]");
-    if (!button) return;
-    event.preventDefault();
-    const { uid } = place();
-    const act = button.dataset.phone;
-    if (act === "correct") location.hash = `${uid}/correct/${button.value}`;
-    else if (act === "cancel" || act === "back") location.hash = uid;
-    else if (act === "rules") location.hash = `${uid}/rules`;
-    else if (act === "undo" || act === "remove") {
-      const match = await store.get(uid);
-      const n = act === "undo" ? match.rounds.length : Number(button.value);
-      if (act === "remove" && !confirm(say("sayRemove", { n }))) return;
-      await change(match, (kept) => remove(kept, n));
-      await show();
-      sendAll();
-    } else if (act === "restore") {
-      const before = await store.get(uid);
-      const entry = before.removed[Number(button.value)];
-      const after = structuredClone(before);
-      after.removed.splice(Number(button.value), 1);
-      after.rounds.splice(entry.n - 1, 0, { key: entry.key, input: entry.input, at: now() });
-      after.log.push({ action: "restore", n: entry.n, key: newKey(), round: entry.key, at: now() });
-      try {
-        await ask({ do: "score", match: kept(after) });
-      } catch (error) {
-        alert(say("sayNoFit"));
-        return;
-      }
-      await store.put(after);
-      await show();
-      sendAll();
-    } else if (act === "apart") {
+    const apart = event.target.closest("[data-apart]");
+    if (apart) {
       // Sent again as a match of its own: the server's stays as it is, and so does this one.
-      await change(await store.get(uid), (kept) => {
+      await change(await store.get(place().uid), (kept) => {
         kept.server = null;
         kept.state = "playing";
         kept.conflict = null;
-        kept.log = kept.log.map((entry) => ({ ...entry, key: newKey() }));
         kept.fresh = newKey();
+        kept.log = kept.log.map((entry) => ({ ...entry, key: newKey() }));
       });
-      sendAll();
+      return;
     }
+    const link = event.target.closest("a[href^='?phone=']");
+    if (!link) return;
+    event.preventDefault();
+    const asked = new URLSearchParams(link.getAttribute("href"));
+    const [n, what] = (asked.get("n") || "").split("/");
+    const to = { round: what, why: "why", rules: "rules", match: "match" }[asked.get("phone")];
+    if (to) go(place().uid, to, Number(n) || null);
+    else go(null);
   });
 
-  window.addEventListener("hashchange", show);
+  // Back and Forward between the pages of a match; a round's number (#round-3, opening its
+  // Why? on the sheet) moves within the page drawn.
+  let drawnFor = null;
+  window.addEventListener("popstate", () => {
+    if (location.search !== drawnFor) show();
+  });
 
   // Sending: the match first (its uid, a key of its own: sent twice, it starts once), then
   // each change of its log in order, each with its idempotency key. Another phone's change on
   // the server meanwhile (its version moved) stops it: shown, never merged.
   const api = page.dataset.api;
-  async function json(response) {
-    const text = await response.text();
-    try {
-      return JSON.parse(text);
-    } catch {
-      return {};
-    }
+
+  function reached(response) {
+    if (response.status === 502 || response.status === 504) throw new TypeError("server not reached");
+    return response;
   }
 
-  async function stop(match, response) {
-    const answer = await json(response);
+  async function stop(match, said) {
     match.state = "conflict";
-    match.conflict = answer.error || `${response.status}`;
+    match.conflict = said;
     await store.put(match);
-    return false;
+  }
+
+  async function refused(match, response) {
+    let said = `${response.status}`;
+    try {
+      said = (await response.json()).error || said;
+    } catch {
+      // Not JSON: the status says it.
+    }
+    await stop(match, said);
   }
 
   async function startOnServer(match) {
-    const headers = { "Content-Type": "application/json", "Idempotency-Key": `phone-${match.fresh || match.uid}` };
-    if (match.passcode) headers["X-Tablescore-Passcode"] = match.passcode;
     const uid = match.fresh || match.uid;
-    const response = await fetch(api, { method: "POST", headers, body: JSON.stringify({ ...match.data, uid, device: page.dataset.sayDevice }) });
-    if (response.status === 502 || response.status === 504) throw new TypeError("server not reached");
-    if (!response.ok) return stop(match, response);
+    const headers = { "Content-Type": "application/json", "Idempotency-Key": `phone-${uid}` };
+    if (match.passcode) headers["X-Tablescore-Passcode"] = match.passcode;
+    const body = JSON.stringify({ ...match.data, uid, device: page.dataset.sayDevice });
+    const response = reached(await fetch(api, { method: "POST", headers, body }));
+    if (!response.ok) {
+      await refused(match, response);
+      return false;
+    }
     const started = await response.json();
     match.server = { id: started.id, token: started.scorer_token, url: `${page.dataset.matches}${started.id}`, sent: 0, version: started.version, ids: {} };
     delete match.passcode;
@@ -299,43 +344,34 @@
   async function send(match) {
     if (!match.server && !(await startOnServer(match))) return;
     const auth = { Authorization: `Bearer ${match.server.token}` };
-    const there = await fetch(`${api}/${match.server.id}`, { headers: auth });
-    if (!there.ok) return stop(match, there);
-    const before = await there.json();
-    if (before.version !== match.server.version) {
-      match.state = "conflict";
-      match.conflict = page.dataset.sayMoved;
-      await store.put(match);
-      return;
-    }
+    const there = reached(await fetch(`${api}/${match.server.id}`, { headers: auth }));
+    if (!there.ok) return refused(match, there);
+    if ((await there.json()).version !== match.server.version) return stop(match, page.dataset.sayMoved);
     while (match.server.sent < match.log.length) {
       const entry = match.log[match.server.sent];
-      const response = await request(match, entry);
-      if (response.status === 502 || response.status === 504) throw new TypeError("server not reached");
-      if (!response.ok) return stop(match, response);
+      const response = reached(await request(match, entry));
+      if (!response.ok) return refused(match, response);
       const answer = await response.json();
-      const round = answer.round;
-      if (entry.action === "add" && round) match.server.ids[entry.round] = round.id;
+      if (entry.action === "add") match.server.ids[entry.round] = answer.round.id;
       match.server.version = (answer.match || answer).version;
       match.server.sent += 1;
       await store.put(match);
     }
-    const server = await (await fetch(`${api}/${match.server.id}`)).json();
+    const server = await reached(await fetch(`${api}/${match.server.id}`)).json();
     const mine = await ask({ do: "score", match: kept(match) });
-    if (JSON.stringify(server.totals) !== JSON.stringify(mine.totals) || server.rounds.length !== match.rounds.length) {
-      match.state = "conflict";
-      match.conflict = page.dataset.sayDiffers;
-      await store.put(match);
-      return;
+    const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((side) => a[side] === b[side]);
+    if (!same(server.totals, mine.totals) || server.rounds.length !== match.rounds.length) {
+      return stop(match, page.dataset.sayDiffers);
     }
     // This browser's session keeps the token: the server's page lets this phone score on.
-    await fetch(`${api}/${match.server.id}/phone`, { method: "POST", headers: auth });
+    reached(await fetch(`${api}/${match.server.id}/phone`, { method: "POST", headers: auth }));
     match.state = "sent";
     await store.put(match);
+    return null;
   }
 
   let sending = null;
-  // Say whether a match moved on (sent, or stopped by a conflict): its page is drawn again.
+  // Say whether the match shown moved on (sent, or stopped by a conflict): it is drawn again.
   async function sendEach() {
     let moved = false;
     for (const match of await store.all()) {
@@ -345,23 +381,31 @@
       } catch {
         break; // Out of reach still: the next try goes on from where this one stopped.
       }
-      moved = moved || match.state !== "playing";
+      moved = moved || (match.state !== "playing" && match.uid === place().uid);
     }
     return moved;
   }
+  let again = false;
+  // One sending at a time; a change made while one runs is sent by another right after it.
   function sendAll() {
-    if (!sending) {
-      sending = sendEach().then((moved) => {
-        sending = null;
-        if (moved && place().uid) show();
-      });
+    if (sending) {
+      again = true;
+      return sending;
     }
+    again = false;
+    sending = sendEach().then((moved) => {
+      sending = null;
+      if (moved) show();
+      if (again) sendAll();
+    });
     return sending;
   }
 
-  // Where it first opens, the phone asks to keep its storage: a match lives only here until sent.
+  // The phone asks to keep its storage: a match lives only here until it is sent.
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   window.addEventListener("online", sendAll);
   setInterval(sendAll, 15000);
-  show().then(sendAll).catch((error) => drawText(page.dataset.sayBroken, [String(error.message || error)]));
+  show()
+    .then(sendAll)
+    .catch((error) => drawText(page.dataset.sayBroken, [String(error.message || error)]));
 })();

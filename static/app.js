@@ -76,51 +76,72 @@ if (SERVICE_WORKER && "serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("controllerchange", keepThisPage);
 }
 
-// Ready to score alone (web/alone.py): once the service worker runs the page (from the second
-// page a phone opens, never the first, which loads alone), the phone keeps what it needs to
-// start and score a match with no server in reach. It does so by itself after the page has
-// loaded, unless the phone calls its connection metered (Save-Data, cellular, 2G or 3G):
-// then a tap does, the size said first.
+// Ready to score alone (web/alone.py): the phone keeps what it needs to start and score a match
+// with no server in reach. Only a page where matches start or are scored gets it ready (a
+// phone that only watches never does), once the service worker runs the page (from the second
+// page a phone opens, never the first, which loads alone), after the page has loaded; and by
+// itself only where the phone does not call its connection metered (Save-Data, cellular, 2G or
+// 3G): there a tap does, the size said first. Every other page says whether it is ready.
 const ALONE = document.getElementById("alone-ready");
+const ALONE_KEPT = "tablescore-alone";
 if (ALONE && "serviceWorker" in navigator && "caches" in window) {
   const state = ALONE.querySelector(".alone-state");
   const metered = () => {
     const connection = navigator.connection;
     return Boolean(connection && (connection.saveData || connection.type === "cellular" || /2g|3g/.test(connection.effectiveType || "")));
   };
-  const getReady = async (listed) => {
-    ALONE.hidden = false;
-    state.textContent = ALONE.dataset.sayGetting;
-    const name = `phone-alone-${listed.version}`;
-    for (const old of await caches.keys()) if (old.startsWith("phone-alone-") && old !== name) await caches.delete(old);
-    const cache = await caches.open(name);
-    for (const url of listed.files) if (!(await cache.match(url))) await cache.add(url);
-    // The pages a match starts from, as they are now: kept again at every visit.
-    await Promise.all(listed.pages.map((url) => cache.add(url)));
-    if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+  const ready = () => {
     state.textContent = `✓ ${ALONE.dataset.sayReady}`;
     ALONE.dataset.state = "ready";
+    ALONE.hidden = false;
+  };
+  const DAY = 24 * 3600 * 1000;
+  // The pages a match starts from, as they are now: kept again once a day.
+  const keepPages = async (cache, listed) => {
+    await Promise.all(listed.pages.map((url) => cache.add(url)));
+    localStorage.setItem(`${ALONE_KEPT}-pages`, String(Date.now()));
+  };
+  const getReady = async (listed, cache, missing) => {
+    ALONE.hidden = false;
+    state.textContent = ALONE.dataset.sayGetting;
+    for (const old of await caches.keys()) if (old.startsWith("phone-alone-") && old !== `phone-alone-${listed.version}`) await caches.delete(old);
+    for (const url of missing) await cache.add(url);
+    await keepPages(cache, listed);
+    if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+    localStorage.setItem(ALONE_KEPT, listed.files.join(" "));
+    ready();
   };
   window.addEventListener("load", async () => {
     if (!navigator.serviceWorker.controller) return;
+    if (!("getsReady" in ALONE.dataset)) {
+      if (localStorage.getItem(ALONE_KEPT)) ready();
+      return;
+    }
     let listed;
     try {
       listed = await (await fetch(ALONE.dataset.ready, { credentials: "same-origin" })).json();
     } catch {
       return;
     }
-    const kept = await caches.open(`phone-alone-${listed.version}`);
-    const missing = (await Promise.all(listed.files.map((url) => kept.match(url)))).some((found) => !found);
-    if (missing && metered()) {
+    const cache = await caches.open(`phone-alone-${listed.version}`);
+    const missing = [];
+    for (const url of listed.files) if (!(await cache.match(url))) missing.push(url);
+    if (!missing.length) {
+      ready();
+      if (Date.now() - Number(localStorage.getItem(`${ALONE_KEPT}-pages`) || 0) > DAY) keepPages(cache, listed).catch(() => {});
+      return;
+    }
+    const start = () => getReady(listed, cache, missing).catch(() => { ALONE.hidden = true; });
+    if (metered()) {
       const offer = document.createElement("button");
       offer.type = "button";
       offer.textContent = ALONE.dataset.sayOffer.replace("{size}", inDigits((listed.bytes / 1e6).toFixed(1)));
-      offer.addEventListener("click", () => getReady(listed).catch(() => { state.textContent = ""; }));
+      offer.addEventListener("click", start);
       state.replaceChildren(offer);
       ALONE.hidden = false;
       return;
     }
-    setTimeout(() => getReady(listed).catch(() => { ALONE.hidden = true; }), missing ? 1000 : 0);
+    start();
   });
 }
 

@@ -53,7 +53,9 @@ async function page(event) {
 // page (static/app.js): with no server in reach, a match starts from the same pages.
 async function keptToScoreAlone(url) {
   const name = (await caches.keys()).find((key) => key.startsWith("phone-alone-"));
-  return name ? caches.match(url.pathname + url.search, { cacheName: name }) : undefined;
+  // The phone's own page is one page, whichever match its address names.
+  const ignoreSearch = url.pathname === ALONE_PAGE;
+  return name ? caches.match(url.pathname + url.search, { cacheName: name, ignoreSearch }) : undefined;
 }
 
 // The page as the server sends it. A preload the browser gave up on (a second tap, Back while
@@ -125,7 +127,7 @@ async function post(event) {
     if (starting && (await keptToScoreAlone(new URL(ALONE_PAGE, url)))) {
       // Out of reach: the phone starts the match itself, and scores it alone.
       const uid = await self.TablescorePhone.begin(starting[1], url.searchParams.get("layout"), body);
-      return Response.redirect(`${ALONE_PAGE}#${uid}`, 303);
+      return Response.redirect(`${ALONE_PAGE}?match=${uid}`, 303);
     }
     if (!match || !new URLSearchParams(body).has("record")) return offline(true);
     await self.TablescoreOutbox.add({ url: url.pathname, body, at: new Date().toISOString(), state: "waiting" });

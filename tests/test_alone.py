@@ -285,7 +285,7 @@ def rami_questions(language: str) -> list[str]:
             record,
             asked | {"do": "score", "match": played},
             asked | {"do": "show", "match": played, "view": "rules"},
-            asked | {"do": "show", "match": played, "view": "correct", "n": 1},
+            asked | {"do": "show", "match": played, "view": "edit", "n": 1},
         )
     ]
 
@@ -297,9 +297,17 @@ def every_game_questions() -> list[str]:
         scorer = GAMES[game]
         data = table | {"options": {}}
         entered = scorer.read_round(scorer.read_table(data), FIRST_ROUNDS[game])
-        match = {"uid": UID, "data": data, "rounds": [{"key": "1", "input": entered}]}
-        for view in ("match", "rules"):
-            questions.append({"do": "show", "match": match, "view": view, "language": "fa"})
+        gone = {"n": 2, "input": entered, "removed_at": "2026-12-04T10:00:00Z"}
+        match = {
+            "uid": UID,
+            "data": data,
+            "rounds": [{"key": "1", "input": entered}],
+            "removed": [gone],
+        }
+        # Every page the phone draws, each from templates the zip must hold.
+        for view, n in (("match", None), ("rules", None), ("why", 1), ("edit", 1)):
+            question = {"do": "show", "match": match, "view": view, "n": n, "language": "fa"}
+            questions.append(question)
         questions.append({"do": "score", "match": match, "language": "fa"})
     return [json.dumps(question) for question in questions]
 

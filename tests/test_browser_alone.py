@@ -2,10 +2,12 @@
 started again on the same port.
 
 A phone that opened Tablescore gets ready to score offline. With the server gone, it starts a
-Rami match for three from the same new-match page, records three rounds, each scored by the
-phone's own Python; the totals and every Why? sentence are the server's rules' own. A reload
-keeps the match. Once the server is back, the match arrives once, with the same totals, and the
-phone shows the server's page, where it scores on.
+Rami match for three from the same new-match page and records three rounds, each scored by the
+phone's own Python: the totals and every Why? sentence are the server's rules' own. It corrects,
+undoes and restores, and a reload keeps it all. Once the server is back, the match arrives
+once, its changes in order, with the same totals, and the phone shows the server's page, where
+it scores on. A uid the server already holds is a conflict shown, never merged; a metered
+connection is asked first; a phone that only watches never fetches the scorers.
 """
 
 from __future__ import annotations
@@ -17,16 +19,16 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorers import GAMES
-from scorers.base import Table
-from tests.served import ask, free_port, listening, started, stop
+from tests.served import ROOT, ask, free_port, listening, started, stop
 from tests.test_browser import PHONE
 from web import runtime
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ("Ana", "Bo", "Cy")
 ROUNDS = [(0, {1: 10, 2: 25}), (1, {0: 30, 2: 5}), (2, {0: 7, 1: 12})]
 """Who went out (by seat), and the value of each other hand: every player had melded."""
+NAMES = {"en": ("Ana", "Bo", "Cy"), "fa": ("داریوش", "بهرام", "سارا")}
+DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
 class Server:
@@ -37,7 +39,7 @@ class Server:
 
     def start(self) -> None:
         self.process = started(
-            [str(Path(__file__).resolve().parent.parent / "bin" / "serve")],
+            [str(ROOT / "bin" / "serve")],
             self.folder,
             PORT=str(self.port),
             HOST="127.0.0.1",
@@ -49,6 +51,11 @@ class Server:
         stop(self.process)
         self.process = None
 
+    def get(self, path: str) -> dict:
+        status, _headers, answer = ask(self.port, "GET", path)
+        assert status == 200, answer
+        return answer
+
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -56,13 +63,36 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    if not runtime.marked(runtime.runtime_dir(Path(runtime.ROOT)), runtime.SHA256):
-        pytest.fail("the phone's Python is not installed: run python -m web.runtime")
+    if not runtime.marked(runtime.runtime_dir(ROOT), runtime.SHA256):
+        pytest.fail("the phone's Python is not installed: run .venv/bin/python -m web.runtime")
     served = Server(tmp_path)
     served.start()
     yield served
     if served.process is not None:
         served.stop()
+
+
+def ready_phone(browser: Browser, server: Server, language: str = "en") -> tuple[Page, object]:
+    """Open Tablescore twice on a new phone: the second page gets it ready to score alone."""
+    context = browser.new_context(**PHONE, locale=language)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    expect(page.locator("#alone-ready[data-state=ready]")).to_be_visible(timeout=120_000)
+    return page, context
+
+
+def start_offline(page: Page, server: Server, names: tuple[str, ...]) -> str:
+    """Start a Rami match from the new-match page with the server gone; return its uid."""
+    page.goto(server.base + "/matches/new/rami")
+    boxes = page.locator("input[name^=players-]")
+    for seat, name in enumerate(names):
+        boxes.nth(seat).fill(name)
+    page.locator("form button[type=submit].primary").last.click()
+    page.wait_for_url("**/alone?match=*")
+    expect(page.locator("form.round-form")).to_be_visible(timeout=60_000)
+    return page.url.rpartition("=")[2]
 
 
 def record(page: Page, winner: int, hands: dict[int, int], n: int) -> None:
@@ -73,64 +103,101 @@ def record(page: Page, winner: int, hands: dict[int, int], n: int) -> None:
         page.fill(f"input[name='hands-{seat}-points']", str(points))
         page.locator(f"#hand-{seat} .melded label.choice").first.click()
     form.locator(".actions button.primary").click()
-    expect(page.locator(".phone-round")).to_have_count(n)
+    expect(page.locator("tbody.round")).to_have_count(n)
 
 
+def totals(page: Page) -> list[str]:
+    return page.locator(".score-bar .bar-total").all_inner_texts()
+
+
+def kept(page: Page) -> dict:
+    return page.evaluate("TablescorePhone.get(new URLSearchParams(location.search).get('match'))")
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
 def test_a_rami_match_started_and_scored_with_the_server_stopped_arrives_once(
-    browser: Browser, server: Server
+    browser: Browser, server: Server, language: str
 ) -> None:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.goto(server.base + "/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    # The first page loads alone; from the second, the phone gets ready by itself.
-    page.reload()
-    ready = page.locator("#alone-ready[data-state=ready]")
-    expect(ready).to_contain_text("Ready to score offline", timeout=120_000)
+    names = NAMES[language]
+    shown = (lambda n: str(n).translate(DIGITS)) if language == "fa" else str
+    page, context = ready_phone(browser, server, language)
 
     server.stop()
-    page.goto(server.base + "/matches/new/rami")
-    boxes = page.locator("input[name^=players-]")
-    for seat, name in enumerate(PLAYERS):
-        boxes.nth(seat).fill(name)
-    page.locator("form button[type=submit].primary").last.click()
-    page.wait_for_url("**/alone#*")
-    expect(page.locator("form.round-form")).to_be_visible(timeout=60_000)
+    uid = start_offline(page, server, names)
     for n, (winner, hands) in enumerate(ROUNDS, 1):
         record(page, winner, hands, n)
-
-    kept = page.evaluate("TablescorePhone.get(location.hash.slice(1))")
-    assert kept["data"] == {
+    match = kept(page)
+    assert match["data"] == {
         "game": "rami",
-        "players": list(PLAYERS),
-        "options": {"first_dealer": "Ana"},
+        "players": list(names),
+        "options": {"first_dealer": names[0]},
     }
-    inputs = [entered["input"] for entered in kept["rounds"]]
     scorer = GAMES["rami"]
-    by_server = scorer.replay(Table(PLAYERS, scorer.read_table(kept["data"]).options), inputs)
-    assert by_server.totals == {"Ana": 37, "Bo": 22, "Cy": 30}
-    assert page.locator(".score-bar .bar-total").all_inner_texts() == ["37", "22", "30"]
-    why = [
-        [line.strip() for line in round_.locator(".steps li").all_text_contents()]
-        for round_ in page.locator(".phone-round").all()
-    ]
-    assert why[::-1] == [result.explanation for result in by_server.rounds]
+    by_server = scorer.replay(
+        scorer.read_table(match["data"]), [r["input"] for r in match["rounds"]]
+    )
+    assert list(by_server.totals.values()) == [37, 22, 30]
+    assert totals(page) == [shown(37), shown(22), shown(30)]
+
+    # Why? round 2, as the server's rules say it, word for word (in English).
+    page.locator("#round-2 a.round-n").click()
+    page.locator("#round-2 tr.why a").first.click()
+    expect(page.locator("h1")).to_contain_text(shown(2))
+    steps = page.locator("ol.steps li").all_inner_texts()
+    if language == "en":
+        assert steps == by_server.rounds[1].explanation
+    assert len(steps) == len(by_server.rounds[1].explanation)
+    page.go_back()
+
+    # Correct round 2 (Cy held 9, not 5), undo round 3, restore it.
+    page.locator("#round-2 a.round-n").click()
+    page.locator("#round-2 tr.why a").nth(1).click()
+    save = page.locator("form.round-form .actions button.primary")
+    expect(save).to_contain_text(shown(2))
+    page.fill("input[name='hands-2-points']", "9")
+    save.click()
+    expect(page.locator("form.round-form .actions button.primary")).to_contain_text(shown(4))
+    assert totals(page) == [shown(37), shown(22), shown(34)]
+    page.locator(".notice .undo-button").click()
+    expect(page.locator("tbody.round")).to_have_count(2)
+    assert totals(page) == [shown(30), shown(10), shown(34)]
+    page.locator("form.restore button").click()
+    expect(page.locator("tbody.round")).to_have_count(3)
+    assert totals(page) == [shown(37), shown(22), shown(34)]
+
+    # The rules page, from the phone's rules.
+    page.locator("main a[href='?phone=rules']").first.click()
+    options = scorer.read_table(match["data"]).options
+    rules = [*scorer.rules(options), *scorer.length_rule(options)]
+    if language == "en":
+        expect(page.locator("ol.rules > li h2")).to_have_text([rule.title for rule in rules])
+    expect(page.locator("ol.rules > li h2")).to_have_count(len(rules))
+    page.go_back()
 
     page.reload()
-    expect(page.locator(".phone-round")).to_have_count(3, timeout=60_000)
-    assert page.locator(".score-bar .bar-total").all_inner_texts() == ["37", "22", "30"]
+    expect(page.locator("tbody.round")).to_have_count(3, timeout=60_000)
+    assert totals(page) == [shown(37), shown(22), shown(34)]
+    match = kept(page)
 
     server.start()
     page.reload()
     page.wait_for_url("**/matches/*", timeout=60_000)
-    status, _headers, listed = ask(server.port, "GET", "/api/matches")
-    assert status == 200
-    assert [(m["uid"], m["rounds_played"], m["totals"]) for m in listed["matches"]] == [
-        (kept["uid"], 3, {"Ana": 37, "Bo": 22, "Cy": 30})
+    listed = server.get("/api/matches")["matches"]
+    assert [(m["uid"], m["rounds_played"], m["totals"]) for m in listed] == [
+        (uid, 3, dict(zip(names, [37, 22, 34], strict=True)))
     ]
-    match_id = listed["matches"][0]["id"]
-    _status, _headers, match = ask(server.port, "GET", f"/api/matches/{match_id}")
-    assert [r["explanation"] for r in match["rounds"]] == why[::-1]
+    match_id = listed[0]["id"]
+    on_server = server.get(f"/api/matches/{match_id}")
+    assert [r["input"] for r in on_server["rounds"]] == [r["input"] for r in match["rounds"]]
+    log = server.get(f"/api/matches/{match_id}/log")["changes"]
+    assert [(c["action"], c["n"]) for c in log] == [
+        ("add", 1),
+        ("add", 2),
+        ("add", 3),
+        ("correct", 2),
+        ("remove", 3),
+        ("restore", 3),
+    ]
     assert page.url == f"{server.base}/matches/{match_id}"
     # The server's page lets this phone score on: its session holds the token.
     expect(page.locator("form.round-form")).to_be_visible()
@@ -138,7 +205,74 @@ def test_a_rami_match_started_and_scored_with_the_server_stopped_arrives_once(
     # Opened again, the phone sends nothing twice.
     page.goto(server.base + "/alone")
     expect(page.locator(".phone-list li")).to_have_count(1, timeout=60_000)
-    _status, _headers, again = ask(server.port, "GET", "/api/matches")
-    assert again["total"] == 1
-    assert len(ask(server.port, "GET", f"/api/matches/{match_id}")[2]["rounds"]) == 3
+    assert server.get("/api/matches")["total"] == 1
+    assert len(server.get(f"/api/matches/{match_id}/log")["changes"]) == 6
     context.close()
+
+
+def test_a_uid_the_server_already_holds_is_shown_never_merged(
+    browser: Browser, server: Server
+) -> None:
+    page, context = ready_phone(browser, server)
+    server.stop()
+    uid = start_offline(page, server, NAMES["en"])
+    record(page, *ROUNDS[0], 1)
+    server.start()
+    # Meanwhile another phone's copy of the same match reached the server first.
+    status, _headers, theirs = ask(
+        server.port,
+        "POST",
+        "/api/matches",
+        {"game": "rami", "players": ["Ana", "Bo", "Cy"], "uid": uid},
+    )
+    assert status == 201
+    page.reload()
+    notice = page.locator(".alert.conflict")
+    expect(notice).to_contain_text(f"#{theirs['id']}", timeout=60_000)
+    expect(notice).to_contain_text("This phone’s copy stays here unchanged")
+    assert totals(page) == ["0", "10", "25"]
+    assert server.get("/api/matches")["total"] == 1
+    assert server.get(f"/api/matches/{theirs['id']}")["rounds"] == []
+
+    notice.get_by_role("button").click()
+    page.wait_for_url("**/matches/*", timeout=60_000)
+    listed = server.get("/api/matches")["matches"]
+    assert sorted((m["rounds_played"], m["uid"] == uid) for m in listed) == [(0, True), (1, False)]
+    context.close()
+
+
+def test_a_metered_phone_is_asked_first_and_a_watching_one_never_fetches(
+    browser: Browser, server: Server
+) -> None:
+    context = browser.new_context(**PHONE)
+    context.add_init_script(
+        "Object.defineProperty(navigator, 'connection', {value: {saveData: true}})"
+    )
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.reload()
+    offer = page.locator("#alone-ready button")
+    expect(offer).to_contain_text("Get ready to score offline (6.", timeout=30_000)
+    assert not [url for url in fetched if "/alone/" in url and "ready.json" not in url]
+    offer.click()
+    expect(page.locator("#alone-ready[data-state=ready]")).to_be_visible(timeout=120_000)
+    context.close()
+
+    status, _headers, match = ask(
+        server.port, "POST", "/api/matches", {"game": "rami", "players": ["Ana", "Bo"]}
+    )
+    watcher = browser.new_context(**PHONE)
+    page = watcher.new_page()
+    page.goto(f"{server.base}/matches/{match['id']}")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload(wait_until="load")
+    expect(page.locator("h1")).to_contain_text("Rami")
+    assert [url for url in asked if "/alone" in url] == []
+    assert f"phone-alone-{runtime.VERSION}" not in page.evaluate("caches.keys()")
+    assert page.locator("#alone-ready").is_hidden()
+    watcher.close()

@@ -573,13 +573,33 @@ def test_the_match_view_shows_the_totals_and_every_rounds_why(
     assert [value for _side, value in score_bar(doc)] == [
         marks.number_text(server["totals"][side]) for side, _value in score_bar(doc)
     ]
+    # The server's own sheet, each round's scores, totals and Why? lines as its page shows them.
+    assert sheet(doc) == sheet(parse(client.get(f"/matches/{server['id']}")))
+    assert len(sheet(doc)) == len(server["rounds"])
     for stored in server["rounds"]:
-        article = doc.find("article", "phone-round", id=f"round-{stored['n']}")
+        phone_why = read(ask(do="show", match=match, view="why", n=stored["n"])["html"])
         why = parse(client.get(f"/matches/{server['id']}/rounds/{stored['n']}/why"))
-        assert steps(article) == steps(why)
-        assert steps(article) == [
+        assert steps(phone_why) == steps(why)
+        assert steps(phone_why) == [
             as_page_writes(s, names_of(server), "en") for s in stored["explanation"]
         ]
+        assert totals_table(phone_why) == totals_table(why)
+
+
+def sheet(doc: Node) -> list[tuple[list[str], list[str]]]:
+    """Each round of a page's sheet: its row's cells, and the sentences of its Why? row."""
+    return [
+        (
+            [cell.text() for cell in body.find("tr").find_all("td")],
+            [li.text() for li in body.find("tr", "why").find_all("li")],
+        )
+        for body in doc.find("table", "sheet").find_all("tbody", "round")
+    ]
+
+
+def totals_table(doc: Node) -> list[str]:
+    """The cells of a Why? page's totals: before, this round, after, for each side."""
+    return [cell.text() for cell in doc.find_all("table", "sheet")[-1].find_all("td")]
 
 
 def test_the_match_view_speaks_persian_as_the_server_page(client: FlaskClient) -> None:
@@ -587,8 +607,10 @@ def test_the_match_view_speaks_persian_as_the_server_page(client: FlaskClient) -
     doc = read(numerals("fa").write_html(ask(do="show", match=match, language="fa")["html"]))
     in_language(client, "fa")
     assert score_bar(doc) == score_bar(parse(client.get(f"/matches/{server['id']}")))
+    assert sheet(doc) == sheet(parse(client.get(f"/matches/{server['id']}")))
     why = parse(client.get(f"/matches/{server['id']}/rounds/2/why"))
-    assert steps(doc.find("article", id="round-2")) == steps(why)
+    phone_why = ask(do="show", match=match, view="why", n=2, language="fa")["html"]
+    assert steps(read(numerals("fa").write_html(phone_why))) == steps(why)
     assert "۵۲۰" in " ".join(steps(why))
 
 
@@ -622,7 +644,7 @@ def test_the_rules_view_lists_the_rules_of_the_servers_rules_page(
 @pytest.mark.parametrize(("name", "n"), [("rami", 2), ("belote", 1), ("coinche", 2), ("barbu", 1)])
 def test_the_correct_view_holds_the_rounds_values(client: FlaskClient, name: str, n: int) -> None:
     match, server = played(client, name)
-    answer = ask(do="show", match=match, view="correct", n=n)
+    answer = ask(do="show", match=match, view="edit", n=n)
     doc = read(answer["html"])
     mine = values(doc.find("form", "round-form"))
     edit = parse(client.get(f"/matches/{server['id']}/rounds/{n}/edit"))

@@ -37,11 +37,14 @@ TEMPLATES = (
     "_round_form.html",
     "_oddities.html",
     "_score_bar.html",
+    "_sheet.html",
+    "_round_why.html",
+    "_round_note.html",
+    "_removed.html",
     "gaigel/_board.html",
-    "phone/match.html",
-    "phone/rules.html",
 )
-"""The templates the phone draws, beside each game's round form."""
+"""The server's templates the phone's pages include, beside its own (templates/phone/) and
+each game's round form and sheet."""
 
 
 def sources() -> list[tuple[str, Path]]:
@@ -57,7 +60,9 @@ def sources() -> list[tuple[str, Path]]:
             (f"{folder.name}/{path.relative_to(folder)}", path)
             for path in sorted(folder.rglob("*.py"))
         ]
-    names = [*TEMPLATES, *(f"{game}/round_form.html" for game in GAMES)]
+    games = [f"{game}/{page}" for game in GAMES for page in ("round_form.html", "sheet.html")]
+    own = [f"phone/{path.name}" for path in sorted((ROOT / "templates" / "phone").glob("*.html"))]
+    names = [*TEMPLATES, *own, *games]
     found += [
         (f"templates/{name}", ROOT / "templates" / name)
         for name in names
