@@ -140,26 +140,32 @@ def show(
         else:
             form = build(match.table, state=match.replay.state)
     before = match.scorer.replay(match.table, [r.input for r in match.rounds][: (n or 1) - 1])
-    return environment().get_template(VIEWS[view]).render(
-        match=match,
-        replay=match.replay,
-        form=form,
-        n=n,
-        stored=match.rounds[n - 1] if n else None,
-        result=match.replay.rounds[n - 1] if n else None,
-        before=before.totals,
-        recorded=match.rounds[-1] if match.rounds and view == "match" else None,
-        guard={"expected": n or len(match.rounds) + 1},
-        oddities=asked or [],
-        rows=scored,
-        corrected=corrections(kept),
-        removed=match.removed,
-        can_score=True,
-        rounds_url=address("pages.round") + "&n=",
-        names=[*match.table.players, *(match.table.teams or {})],
-        applied=applied(match, scored) if view == "rules" else [],
-        request=SimpleNamespace(endpoint="pages.edit_round" if view == "edit" else "pages.match"),
-        asset=lambda _name: "",
+    return (
+        environment()
+        .get_template(VIEWS[view])
+        .render(
+            match=match,
+            replay=match.replay,
+            form=form,
+            n=n,
+            stored=match.rounds[n - 1] if n else None,
+            result=match.replay.rounds[n - 1] if n else None,
+            before=before.totals,
+            recorded=match.rounds[-1] if match.rounds and view == "match" else None,
+            guard={"expected": n or len(match.rounds) + 1},
+            oddities=asked or [],
+            rows=scored,
+            corrected=corrections(kept),
+            removed=match.removed,
+            can_score=True,
+            rounds_url=address("pages.round") + "&n=",
+            names=[*match.table.players, *(match.table.teams or {})],
+            applied=applied(match, scored) if view == "rules" else [],
+            request=SimpleNamespace(
+                endpoint="pages.edit_round" if view == "edit" else "pages.match"
+            ),
+            asset=lambda _name: "",
+        )
     )
 
 
