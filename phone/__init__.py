@@ -13,17 +13,21 @@ from typing import Any
 from scorers import words
 
 from . import match, pages
+from .numerals import written_as
 
 
 def answer(asked: str) -> str:
-    """Answer one question of the phone's page, in its language.
+    """Answer one question of the phone's page, in its language and, for a page drawn, with its
+    numbers as that language writes them (`numerals`: `{"system", "minus", "plus"}`).
 
     Asked `{"do": "start" | "record" | "correct" | "show" | "score", …}`; see each step below.
     """
     question = json.loads(asked)
     words.speak(question.get("language"))
-    step = STEPS[question["do"]]
-    return json.dumps(step(question), ensure_ascii=False, default=str)
+    said = STEPS[question["do"]](question)
+    if "html" in said and question.get("numerals"):
+        said["html"] = written_as(**question["numerals"]).write_html(said["html"])
+    return json.dumps(said, ensure_ascii=False, default=str)
 
 
 def start(question: dict[str, Any]) -> dict[str, Any]:

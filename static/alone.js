@@ -34,9 +34,10 @@
     });
   }
   const booted = call({ boot: { runtime: page.dataset.runtime, python: page.dataset.python } });
+  const numerals = JSON.parse(page.dataset.numerals);
   async function ask(question) {
     await booted;
-    return call({ question: { language, ...question } });
+    return call({ question: { language, numerals, ...question } });
   }
 
   const now = () => new Date().toISOString();
@@ -61,9 +62,6 @@
 
   function draw(html) {
     view.innerHTML = html;
-    // Numbers in the page's own digits, as the server writes them (web/numerals.py).
-    const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) node.data = inDigits(node.data);
     // The games' scripts set a form up as it changes (Rami hides the hand of who went out):
     // a form drawn here starts set up, as one a page loads with does.
     for (const form of view.querySelectorAll("form.round-form")) form.dispatchEvent(new Event("change", { bubbles: true }));

@@ -1,19 +1,10 @@
-"""The digits and signs of each page, as its language writes numbers (CLDR), and the marks
-between a list's items, as its script writes them.
-
-Templates and scorers write numbers in Latin digits with a real minus (−12). A Persian page
-writes ۱۲ and an Arabic one ١٢, each with its own sign before a negative number, so one page
-has one numeral system in its scores, dates and times alike. Only the text a phone reads
-changes: tags, attributes (links, form values), scripts and whatever is marked
-`translate="no"` (a code or a link to type or copy) keep Latin digits, and the JSON API
-always speaks them.
-"""
+"""Each page's numbers as its language writes them: the facts read from CLDR once per
+language, and every HTML page written so after it is made (phone/numerals.py does the
+writing, for the phone's own pages too)."""
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
 
 from babel import Locale
 from babel.core import get_global
@@ -21,87 +12,20 @@ from babel.numbers import get_minus_sign_symbol, get_plus_sign_symbol
 from flask import Flask, Response
 from flask_babel import get_locale
 
+from phone.numerals import Numerals, written_as
 from scorers.words import MINUS
-
-ZEROS = {"latn": "0", "arab": "\u0660", "arabext": "\u06f0"}
-"""The digit zero of each numbering system the pages' languages use; the nine others follow
-it in Unicode."""
-
-PIECES = re.compile(
-    r"(<(?:script|style|textarea|pre|code|kbd|samp)\b.*?"
-    r"</(?:script|style|textarea|pre|code|kbd|samp)\s*>|<!--.*?-->|<[^>]*>|&#?\w+;)",
-    re.DOTALL | re.IGNORECASE,
-)
-"""What a page's digits are never rewritten in: tags and their attributes, scripts, codes,
-comments, entities (&#39;). Between them is the text a phone reads."""
-
-BETWEEN = " · "
-"""What the pages set between the items of a line: "Deal 3 · Ana deals", "Ana 12 · Bo 40"."""
-
-ARABIC_MARKS = ((BETWEEN, "، "), (", ", "، "), ("; ", "؛ "))
-"""The marks between a list's items as Arabic script writes them, for the numbering systems
-whose zero is a dot (٠, ۰): a middle dot beside one reads as one more zero, and a Latin comma
-or semicolon is foreign to the script ("آنا ۰، بهرام ۳۵؛ سارا ۷")."""
-
-DOTTED_ZEROS = {"arab", "arabext"}
-
-SIGN = re.compile(r"([+\u2212-])(?<![\w)][+\u2212-])(?=\d)")
-"""A sign before a number: a hyphen after a word or a bracket joins, it is no minus. (The
-sign is matched first, then what stands before it, so that a page is read fast.)"""
-
-
-@dataclass(frozen=True)
-class Numerals:
-    """How one language writes a number: its numbering system, digits and minus sign."""
-
-    system: str
-    digits: dict[str, str]
-    minus: str
-    plus: str
-    marks: tuple[tuple[str, str], ...]
-
-    @property
-    def between(self) -> str:
-        """What this language sets between the items of a line, as the scripts write it too."""
-        return dict(self.marks).get(BETWEEN, BETWEEN)
-
-    def write(self, text: str) -> str:
-        """Write the digits, signs and separators of a text as the language does."""
-        text = SIGN.sub(lambda sign: self.plus if sign.group(1) == "+" else self.minus, text)
-        for latin, mark in self.marks:
-            text = text.replace(latin, mark)
-        # Ten replacements run faster than one translate of a text in Persian letters.
-        for latin, digit in self.digits.items():
-            text = text.replace(latin, digit)
-        return text
-
-    def write_html(self, html: str) -> str:
-        """Write the text of an HTML page as the language does, leaving its tags be; an
-        element marked translate="no" keeps its text as it is (a code, a link)."""
-        parts = PIECES.split(html)
-        texts = self.write("\x00".join(parts[::2])).split("\x00")
-        for i, tag in enumerate(parts[1::2]):
-            if 'translate="no"' in tag:
-                texts[i + 1] = parts[2 * i + 2]
-        parts[::2] = texts
-        return "".join(parts)
 
 
 @functools.cache
 def numerals(language: str) -> Numerals:
     """Read a language's numerals from CLDR, as written where it is most spoken (its likely
-    region: Arabic as in Egypt, ١٢; Persian as in Iran, ۱۲); a minus that CLDR gives as a
-    hyphen is written as a real minus."""
+    region: Arabic as in Egypt, ١٢; Persian as in Iran, ۱۲)."""
     where = Locale.parse(get_global("likely_subtags").get(language, language))
     system = where.default_numbering_system
-    zero = ord(ZEROS.get(system, "0"))
-    minus = get_minus_sign_symbol(where, numbering_system=system)
-    return Numerals(
-        system=system,
-        digits={str(d): chr(zero + d) for d in range(10)},
-        minus=MINUS if minus == "-" else minus,
-        plus=get_plus_sign_symbol(where, numbering_system=system),
-        marks=ARABIC_MARKS if system in DOTTED_ZEROS else (),
+    return written_as(
+        system,
+        get_minus_sign_symbol(where, numbering_system=system),
+        get_plus_sign_symbol(where, numbering_system=system),
     )
 
 
