@@ -35,7 +35,7 @@ from app import create_app  # noqa: E402
 from phone import match as phone_match  # noqa: E402
 
 HANDS = (
-    "outcome=out&winner=Ana&hands-1-points=10&hands-1-melded=y&hands-2-points=25&hands-2-melded=y"
+    "outcome=out&winner=Ana&hands-1-points=2&hands-1-melded=y&hands-2-points=3&hands-2-melded=y"
 )
 
 
