@@ -45,15 +45,15 @@
   const kept = (match) => ({ uid: match.uid, data: match.data, rounds: match.rounds, removed: match.removed, log: match.log });
 
   function place() {
-    const asked = new URLSearchParams(location.search);
-    return { uid: asked.get("match"), view: asked.get("view") || "match", n: Number(asked.get("n")) || null };
+    const query = new URLSearchParams(location.search);
+    return { uid: query.get("match"), view: query.get("view") || "match", n: Number(query.get("n")) || null };
   }
 
   function go(uid, view = "match", n = null, replace = false, changed = null) {
-    const asked = new URLSearchParams(uid ? { match: uid } : {});
-    if (view !== "match") asked.set("view", view);
-    if (n) asked.set("n", n);
-    const address = `${location.pathname}${asked.size ? `?${asked}` : ""}`;
+    const query = new URLSearchParams(uid ? { match: uid } : {});
+    if (view !== "match") query.set("view", view);
+    if (n) query.set("n", n);
+    const address = `${location.pathname}${query.size ? `?${query}` : ""}`;
     if (replace) history.replaceState(null, "", address);
     else history.pushState(null, "", address);
     window.scrollTo(0, 0);
@@ -219,7 +219,7 @@
     if (act === "remove_round") {
       const undo = new FormData(event.target).has("undo");
       if (!undo && !confirm(say("sayRemove", { n }))) return;
-      await go(uid, "match", null, !undo, await change(match, (kept) => remove(kept, n)));
+      await go(uid, "match", null, !undo, await change(match, (edited) => remove(edited, n)));
       return;
     }
     if (act === "restore_round") {
@@ -241,14 +241,14 @@
       return;
     }
     const key = new URLSearchParams(body).get("idempotency_key") || newKey();
-    const changed = await change(match, (kept) => {
+    const changed = await change(match, (edited) => {
       if (correcting) {
-        const replaced = kept.rounds[n - 1];
-        kept.rounds[n - 1] = { ...replaced, input: answer.entered, corrected_at: now() };
-        kept.log.push({ action: "correct", n, key, round: replaced.key, input: answer.entered, replaced: replaced.input, at: now() });
+        const replaced = edited.rounds[n - 1];
+        edited.rounds[n - 1] = { ...replaced, input: answer.entered, corrected_at: now() };
+        edited.log.push({ action: "correct", n, key, round: replaced.key, input: answer.entered, replaced: replaced.input, at: now() });
       } else {
-        kept.rounds.push({ key, input: answer.entered, at: now() });
-        kept.log.push({ action: "add", n: kept.rounds.length, key, round: key, input: answer.entered, at: now() });
+        edited.rounds.push({ key, input: answer.entered, at: now() });
+        edited.log.push({ action: "add", n: edited.rounds.length, key, round: key, input: answer.entered, at: now() });
       }
     });
     if (correcting) await go(uid, "match", null, false, changed);
@@ -261,21 +261,21 @@
     const apart = event.target.closest("[data-apart]");
     if (apart) {
       // Sent again as a match of its own: the server's stays as it is, and so does this one.
-      await change(await store.get(place().uid), (kept) => {
-        kept.server = null;
-        kept.state = "playing";
-        kept.conflict = null;
-        kept.fresh = newKey();
-        kept.log = kept.log.map((entry) => ({ ...entry, key: newKey() }));
+      await change(await store.get(place().uid), (edited) => {
+        edited.server = null;
+        edited.state = "playing";
+        edited.conflict = null;
+        edited.fresh = newKey();
+        edited.log = edited.log.map((entry) => ({ ...entry, key: newKey() }));
       });
       return;
     }
     const link = event.target.closest("a[href^='?phone=']");
     if (!link) return;
     event.preventDefault();
-    const asked = new URLSearchParams(link.getAttribute("href"));
-    const [n, what] = (asked.get("n") || "").split("/");
-    const to = { round: what, why: "why", rules: "rules", match: "match" }[asked.get("phone")];
+    const query = new URLSearchParams(link.getAttribute("href"));
+    const [n, what] = (query.get("n") || "").split("/");
+    const to = { round: what, why: "why", rules: "rules", match: "match" }[query.get("phone")];
     if (to) go(place().uid, to, Number(n) || null);
     else go(null);
   });

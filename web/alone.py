@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 import wtforms
-from flask import Blueprint, Response, abort, render_template, url_for
+from flask import Blueprint, Response, abort, render_template, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
@@ -45,6 +45,12 @@ TEMPLATES = (
 )
 """The server's templates the phone's pages include, beside its own (templates/phone/) and
 each game's round form and sheet."""
+
+
+NOT_INSTALLED = (
+    "This Tablescore cannot make phones score alone: the phone's Python is not installed "
+    "on it (python -m web.runtime)."
+)
 
 
 def sources() -> list[tuple[str, Path]]:
@@ -109,7 +115,7 @@ def alone_offered() -> bool:
 def page() -> ResponseReturnValue:
     """Show the matches kept on this phone, and the one being scored, drawn by the phone."""
     if not runtime.installed():
-        abort(404)
+        abort(404, NOT_INSTALLED)
     return render_template("alone.html", bundle=bundle_url(language()), runtime=runtime_url())
 
 
@@ -136,6 +142,8 @@ def python(language: str, digest: str) -> ResponseReturnValue:
     response.cache_control.public = True
     response.cache_control.max_age = 365 * 24 * 3600
     response.cache_control.immutable = True
+    # The same bytes whatever the phone's cookie: the address names the language.
+    session.accessed = False
     return response
 
 
@@ -143,7 +151,7 @@ def python(language: str, digest: str) -> ResponseReturnValue:
 def ready() -> ResponseReturnValue:
     """List what a phone keeps to score alone, and how much it weighs to fetch once."""
     if not runtime.installed():
-        abort(404)
+        abort(404, NOT_INSTALLED)
     files = [url_for(".page"), bundle_url(language())]
     files += [runtime_url() + name for name in runtime.FILES]
     pages = [url_for("pages.home")] + [
