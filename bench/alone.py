@@ -34,9 +34,7 @@ sys.path.insert(0, str(ROOT))
 from app import create_app  # noqa: E402
 from phone import match as phone_match  # noqa: E402
 
-HANDS = (
-    "outcome=out&winner=Ana&hands-1-points=2&hands-1-melded=y&hands-2-points=3&hands-2-melded=y"
-)
+HANDS = "outcome=out&winner=Ana&hands-1-points=2&hands-1-melded=y&hands-2-points=3&hands-2-melded=y"
 
 
 class Counted:
