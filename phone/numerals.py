@@ -54,6 +54,12 @@ class Numerals:
     marks: tuple[tuple[str, str], ...]
 
     @property
+    def facts(self) -> dict[str, str]:
+        """Say what `written_as` needs to write numbers so again: a page hands it to the
+        phone's Python, which writes the pages it draws as the server writes its own."""
+        return {"system": self.system, "minus": self.minus, "plus": self.plus}
+
+    @property
     def between(self) -> str:
         """What this language sets between the items of a line, as the scripts write it too."""
         return dict(self.marks).get(BETWEEN, BETWEEN)

@@ -27,8 +27,10 @@ VIEWS = {
     "edit": "phone/edit.html",
     "why": "phone/why.html",
     "rules": "phone/rules.html",
+    "bar": "_score_bar.html",
 }
-"""The pages of a match kept on the phone, by the name its address gives them."""
+"""The pages of a match kept on the phone, by the name its address gives them, and the score
+bar alone: a server's match page offline shows it with the rounds waiting on the phone."""
 
 
 @dataclass

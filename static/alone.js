@@ -15,30 +15,9 @@
   const say = (name, values = {}) => inDigits((page.dataset[name] || "").replace(/\{(\w+)\}/g, (_, key) => values[key]));
 
   // The phone's Python answers in a worker; it starts once, as the page opens.
-  const worker = new Worker(page.dataset.worker, { type: "module" });
-  const waiting = new Map();
-  let asked = 0;
-  worker.addEventListener("message", (event) => {
-    const { id, answer, error } = event.data;
-    const reply = waiting.get(id);
-    waiting.delete(id);
-    if (error) reply.reject(new Error(error));
-    else reply.resolve(JSON.parse(answer));
-  });
-  function call(message) {
-    asked += 1;
-    const id = asked;
-    return new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, ...message });
-    });
-  }
-  const booted = call({ boot: { runtime: page.dataset.runtime, python: page.dataset.python } });
+  const python = self.TablescorePython(page.dataset.worker, page.dataset.runtime, page.dataset.python);
   const numerals = JSON.parse(page.dataset.numerals);
-  async function ask(question) {
-    await booted;
-    return call({ question: { language, numerals, ...question } });
-  }
+  const ask = (question) => python({ language, numerals, ...question });
 
   const now = () => new Date().toISOString();
   const newKey = () => crypto.randomUUID().replaceAll("-", "");

@@ -109,6 +109,7 @@ if (ALONE && "serviceWorker" in navigator && "caches" in window) {
     await keepPages(cache, listed);
     if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
     localStorage.setItem(ALONE_KEPT, listed.files.join(" "));
+    localStorage.setItem(`${ALONE_KEPT}-cache`, `phone-alone-${listed.version}`);
     ready();
   };
   window.addEventListener("load", async () => {
@@ -448,10 +449,41 @@ async function keptFor(section) {
   }
 }
 
+// A phone ready to score alone keeps each match it scores as the server last answered it
+// (its players, options and rounds), so that offline its own Python can count the rounds
+// waiting here (static/phone_waiting.js). Loaded only then: other phones load nothing more.
+async function keepForCounting(section) {
+  const cache = localStorage.getItem(`${ALONE_KEPT}-cache`);
+  if (!cache || !section.dataset.counting || OFFLINE_COPY !== undefined) return;
+  try {
+    const answer = await fetch(section.dataset.api);
+    if (answer.ok) await (await caches.open(cache)).put(section.dataset.api, answer);
+  } catch {
+    // Out of reach: the copy kept last time stays.
+  }
+}
+
+function countWaiting(section, items) {
+  section.waiting = items;
+  if (!items.length || !section.dataset.counting || !localStorage.getItem(`${ALONE_KEPT}-cache`)) return;
+  if (document.querySelector("script[data-counting]")) {
+    document.dispatchEvent(new CustomEvent("tablescore:waiting"));
+    return;
+  }
+  for (const source of [section.dataset.python, section.dataset.counting]) {
+    const script = document.createElement("script");
+    script.src = source;
+    script.async = false;
+    script.dataset.counting = "";
+    document.head.append(script);
+  }
+}
+
 async function showOutbox() {
   const section = document.getElementById("outbox");
   if (!section) return;
   const items = await keptFor(section);
+  countWaiting(section, items);
   const list = section.querySelector(".outbox-list");
   const template = document.getElementById("outbox-item");
   list.replaceChildren(...items.map((item) => {
@@ -504,7 +536,8 @@ async function showOutbox() {
 function moveBarOn(next, waiting) {
   const bar = document.querySelector(".score-bar[data-say-round]");
   const progress = bar && bar.querySelector(".bar-progress");
-  if (!progress) return;
+  // A bar the phone's own Python drew with the waiting rounds (static/phone_waiting.js) is on.
+  if (!progress || bar.dataset.counted) return;
   progress.dataset.server = progress.dataset.server || progress.textContent;
   progress.textContent = waiting ? bar.dataset.sayRound.replace("{n}", inDigits(next)) : progress.dataset.server;
   const dealer = bar.querySelector(".bar-dealer");
@@ -663,7 +696,8 @@ async function serverBack() {
 
 document.addEventListener("DOMContentLoaded", () => {
   showOffline();
-  showOutbox().then(sendOutbox);
+  const section = document.getElementById("outbox");
+  showOutbox().then(sendOutbox).then(() => section && keepForCounting(section));
   window.setInterval(() => {
     if (document.visibilityState !== "visible") return;
     sendOutbox();

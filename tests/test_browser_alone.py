@@ -276,3 +276,44 @@ def test_a_metered_phone_is_asked_first_and_a_watching_one_never_fetches(
     assert f"phone-alone-{runtime.VERSION}" not in page.evaluate("caches.keys()")
     assert page.locator("#alone-ready").is_hidden()
     watcher.close()
+
+
+def test_rounds_waiting_on_a_server_match_are_counted_by_the_phone(
+    browser: Browser, server: Server
+) -> None:
+    page, context = ready_phone(browser, server)
+    page.goto(server.base + "/matches/new/rami")
+    boxes = page.locator("input[name^=players-]")
+    for seat, name in enumerate(NAMES["en"]):
+        boxes.nth(seat).fill(name)
+    page.locator("form button[type=submit].primary").last.click()
+    page.wait_for_url("**/matches/1*")
+    record(page, *ROUNDS[0], 1)
+    # The phone keeps the match as the server answered it, to count on it offline.
+    page.wait_for_function(
+        "() => caches.match('/api/matches/1').then((kept) => kept && kept.json())"
+        ".then((match) => match && match.rounds.length === 1)"
+    )
+
+    server.stop()
+    record_waiting = page.locator("form.round-form")
+    record_waiting.locator("fieldset").nth(1).locator("label.choice").nth(1).click()
+    for seat, points in {0: 30, 2: 5}.items():
+        page.fill(f"input[name='hands-{seat}-points']", str(points))
+        page.locator(f"#hand-{seat} .melded label.choice").first.click()
+    record_waiting.locator(".actions button.primary").click()
+    expect(page.locator("#outbox .outbox-item")).to_have_count(1)
+    bar = page.locator(".score-bar[data-counted='1']")
+    expect(bar).to_be_visible(timeout=60_000)
+    assert totals(page) == ["30", "10", "30"]
+    expect(bar.locator("#bar-pending")).to_have_text(
+        "With the 1 waiting to be sent, counted on this phone"
+    )
+    expect(bar.locator(".bar-progress")).to_have_text("Round 3")
+
+    server.start()
+    page.reload()
+    expect(page.locator("#outbox .outbox-item")).to_have_count(0, timeout=60_000)
+    assert server.get("/api/matches/1")["totals"] == {"Ana": 30, "Bo": 10, "Cy": 30}
+    assert totals(page) == ["30", "10", "30"]
+    context.close()
