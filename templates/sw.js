@@ -12,7 +12,8 @@ const KEPT_PAGES = new RegExp({{ kept_pages|tojson }});
 const QUEUED_FORMS = new RegExp({{ queued_forms|tojson }});
 const NEW_MATCH = new RegExp({{ new_match|tojson }});
 const ALONE_PAGE = {{ alone_page|tojson }};
-const ALONE_FILES = {{ alone_files|tojson }};
+// The phone's Python and its runtime, named after their version or content: kept as assets are.
+const ALONE_FILES = new RegExp({{ alone_files|tojson }});
 
 importScripts({{ outbox|tojson }}, {{ phone_store|tojson }});
 
@@ -153,5 +154,5 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate" && request.method === "POST") event.respondWith(post(event));
   else if (request.method !== "GET") return;
   else if (request.mode === "navigate") event.respondWith(page(event));
-  else if (url.pathname.startsWith(ASSETS) || url.pathname.startsWith(ALONE_FILES)) event.respondWith(asset(request));
+  else if (url.pathname.startsWith(ASSETS) || ALONE_FILES.test(url.pathname)) event.respondWith(asset(request));
 });

@@ -140,6 +140,17 @@ def test_ready_lists_what_a_phone_keeps_and_what_it_weighs(
             assert response.status_code == 200, url
 
 
+def test_the_service_worker_keeps_the_versioned_files_alone_as_assets(ready: FlaskClient) -> None:
+    """The list of what to keep changes with each release and language: it is always asked."""
+    worker = ready.get("/sw.js").get_data(as_text=True)
+    pattern = re.compile(
+        json.loads(re.search(r"const ALONE_FILES = new RegExp\((.*)\);", worker)[1])
+    )
+    listed = ready.get("/alone/ready.json").json
+    assert [bool(pattern.search(url)) for url in listed["files"]] == [False] + [True] * 6
+    assert not pattern.search("/alone/ready.json")
+
+
 def test_ready_names_the_python_of_the_phones_language(ready: FlaskClient, installed: Path) -> None:
     in_language(ready, "fr")
     listed = ready.get("/alone/ready.json").json

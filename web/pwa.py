@@ -110,7 +110,7 @@ def service_worker() -> ResponseReturnValue:
         queued_forms=queued_forms(),
         new_match=rf"^{re.escape(url_for('pages.home'))}matches/new/(\w+)$",
         alone_page=url_for("alone.page"),
-        alone_files=url_for("alone.page") + "/",
+        alone_files=rf"^{re.escape(url_for('alone.page'))}/(pyodide-|python-)",
         outbox=asset("outbox.js"),
         phone_store=asset("phone_store.js"),
     )
