@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from tests.api_helpers import TABLES, send
 from tests.html_reader import Node, parse, values
+from web import runtime
 
 STATIC = Path(__file__).parent.parent / "static"
 CSS = (STATIC / "app.css").read_text()
@@ -159,7 +160,13 @@ def test_the_offline_page_says_what_still_works(client: FlaskClient) -> None:
     assert response.status_code == 200
     doc = parse(response)
     assert doc.find("h1").text() == "No connection"
-    assert len(doc.find("ul", "offline-list").find_all("li")) == 3
+    items = doc.find("ul", "offline-list").find_all("li")
+    with client.application.app_context():
+        alone = runtime.installed()
+    # Where the phone's Python is installed, a fourth: a ready phone starts and scores alone.
+    assert len(items) == 3 + alone
+    if alone:
+        assert items[3].find("a").attrs["href"] == "/alone"
     retry = doc.find("a", "button")
     assert retry.text() == "Try again"
     # An empty link reloads the page the service worker answered for.
@@ -375,7 +382,8 @@ def test_the_worker_keeps_only_round_forms_in_its_outbox(client: FlaskClient):
     for path in ("/matches/5/rounds/3/remove", "/matches/5/handoff", "/matches/5/rematch"):
         assert not queued.match(path), path
     script = client.get("/sw.js").get_data(as_text=True)
-    outbox = json.loads(re.search(r"importScripts\((.+)\);", script).group(1))
+    outbox, phone_store = json.loads("[" + re.search(r"importScripts\((.+)\);", script)[1] + "]")
+    assert "TablescorePhone" in client.get(phone_store).get_data(as_text=True)
     assert outbox in worker(client)[1]
     assert "TablescoreOutbox" in client.get(outbox).get_data(as_text=True)
 
