@@ -16,7 +16,7 @@ from .db import get_db
 from .json_body import body, guard
 from .limits import joining
 from .pages import keep_token
-from .passcode import bearer_token, check_passcode
+from .passcode import bearer_token, check_passcode, phone_for
 from .present import change_json, game_json, match_json, round_answer, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,16 +41,8 @@ def games() -> ResponseReturnValue:
 
 
 def scoring_phone(match_id: int) -> str:
-    """Return the label of the phone whose bearer token may change this match, or refuse:
-    404 before 403, so a token is only checked against a match that exists."""
-    token = bearer_token()
-    if not 0 < match_id <= matches.LARGEST_ID:
-        raise matches.no_such_match(match_id)
-    try:
-        return access.device_for(get_db(), match_id, token)
-    except access.Forbidden:
-        matches.read_record(get_db(), match_id)
-        raise
+    """Return the label of the phone whose bearer token may change this match, or refuse."""
+    return phone_for(match_id, bearer_token())
 
 
 MAX_KEY = 100

@@ -33,7 +33,7 @@ from .chart import chart
 from .circles import current, many, phone_circles
 from .db import get_db
 from .limits import joining
-from .passcode import check_passcode
+from .passcode import check_passcode, phone_for
 
 bp = Blueprint("pages", __name__)
 
@@ -180,8 +180,7 @@ def session_token(match_id: int) -> str | None:
 
 def phone(match_id: int) -> str:
     """Return the label of this browser's phone if it may score the match, or refuse (403)."""
-    matches.read_record(get_db(), match_id)
-    return access.device_for(get_db(), match_id, session_token(match_id))
+    return phone_for(match_id, session_token(match_id))
 
 
 def may_score(match_id: int) -> bool:

@@ -1,5 +1,6 @@
-"""What a request carries to be let in: a match's bearer token, and the site passcode that
-starting, importing, renaming and creating events ask for when the site has one."""
+"""What a request carries to be let in: a match's token (a bearer token, or the one a
+browser's session keeps), and the site passcode that starting, importing, renaming and
+creating events ask for when the site has one."""
 
 from __future__ import annotations
 
@@ -8,15 +9,32 @@ import hmac
 from flask import current_app, request
 from flask_babel import gettext as _
 
-from scorebook import access
+from scorebook import access, matches
 
 from .circles import current, many
+from .db import get_db
 
 
 def bearer_token() -> str | None:
     """Return the token a request carries as `Authorization: Bearer <token>`, if any."""
     header = request.headers.get("Authorization", "")
     return header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else None
+
+
+def phone_for(match_id: int, token: str | None) -> str:
+    """Return the label of the phone whose token may change this match, or refuse: 404
+    before 403, so a token is only ever checked against a match that exists.
+
+    :raises matches.NotFound: when there is no such match.
+    :raises access.Forbidden: when the token does not open it.
+    """
+    if not 0 < match_id <= matches.LARGEST_ID:
+        raise matches.no_such_match(match_id)
+    try:
+        return access.device_for(get_db(), match_id, token)
+    except access.Forbidden:
+        matches.read_record(get_db(), match_id)
+        raise
 
 
 PASSCODE_HEADER = "X-Tablescore-Passcode"

@@ -19,7 +19,7 @@ from .json_body import body, require_json
 from .limits import joining
 from .openapi_parts import answer, obj, ref, refusals_from
 from .openapi_parts import body as request_body
-from .passcode import bearer_token
+from .passcode import bearer_token, phone_for
 from .present import round_answer
 
 bp = Blueprint("sides", __name__)
@@ -63,15 +63,9 @@ def link_answer(match_id: int, side: Any) -> tuple[str, str, str]:
 def link(match_id: int, side: str) -> ResponseReturnValue:
     """Make a one-time link for one other side's phone (the scorer's token): 201 with the
     link and that side's token."""
-    scoring(match_id, bearer_token())
+    phone_for(match_id, bearer_token())
     side, url, token = link_answer(match_id, side)
     return {"side": side, "url": url, "token": token}, 201
-
-
-def scoring(match_id: int, token: str | None) -> str:
-    """Return the label of the scoring phone holding this token, or refuse (404 before 403)."""
-    matches.read_record(get_db(), match_id)
-    return access.device_for(get_db(), match_id, token)
 
 
 @bp.post("/api/matches/<int:match_id>/rounds/<int:n>/confirm")
