@@ -15,11 +15,8 @@ from urllib.parse import parse_qs
 from scorers import GAMES, Refusal, Scorer, round_form_of
 from scorers.base import FINISHED, Replay, Table
 from scorers.forms import match_form
+from scorers.options import CONFIRM_CHOICE
 from scorers.words import _
-
-CHOICE = ("confirm", "scorer_side")
-"""Options of the match, not of its game: whether both sides confirm, and for which side this
-phone plays. The server reads them once the match reaches it; the rules never do."""
 
 
 class Posted:
@@ -82,7 +79,9 @@ def table_of(data: dict[str, Any]) -> tuple[Scorer, Table]:
     :raises Refusal: when the data is not a match the game can seat.
     """
     scorer = GAMES[data["game"]]
-    options = {key: value for key, value in data.get("options", {}).items() if key not in CHOICE}
+    options = {
+        key: value for key, value in data.get("options", {}).items() if key not in CONFIRM_CHOICE
+    }
     return scorer, scorer.read_table(data | {"options": options})
 
 
@@ -146,15 +145,7 @@ def scored(kept: dict[str, Any], rounds: bool = True) -> dict[str, Any]:
     }
     if rounds:
         answer["rounds"] = [
-            {
-                "n": n,
-                "input": stored["input"],
-                "scores": result.scores,
-                "explanation": result.explanation,
-                "totals": result.totals,
-                **({} if result.dealer is None else {"dealer": result.dealer}),
-                **result.extra,
-            }
+            {"n": n, "input": stored["input"], **result.answered()}
             for n, (stored, result) in enumerate(zip(kept["rounds"], done.rounds, strict=True), 1)
         ]
     return answer

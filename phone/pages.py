@@ -162,21 +162,14 @@ def show(
             can_score=True,
             rounds_url=address("pages.round") + "&n=",
             names=[*match.table.players, *(match.table.teams or {})],
-            applied=applied(match, scored) if view == "rules" else [],
+            applied=match.scorer.rules_applied(
+                match.table.options, [(stored.input, result) for stored, result in scored]
+            )
+            if view == "rules"
+            else [],
             request=SimpleNamespace(
                 endpoint="pages.edit_round" if view == "edit" else "pages.match"
             ),
             asset=lambda _name: "",
         )
     )
-
-
-def applied(match: PhoneMatch, scored: list[Any]) -> list[tuple[Any, list[int]]]:
-    """Pair each rule the match is played under with the rounds it scored."""
-    return [
-        (rule, [r.n for r, result in scored if rule.applies and rule.applies(r.input, result)])
-        for rule in [
-            *match.scorer.rules(match.table.options),
-            *match.scorer.length_rule(match.table.options),
-        ]
-    ]

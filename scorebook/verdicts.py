@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorers import Refusal, Table
+from scorers.options import CONFIRM_CHOICE
 from scorers.seating import check_plain
 from scorers.words import _
 
-CHOICE = ("confirm", "scorer_side")
-"""The options of a match that are no game's: whether every side confirms, and for which side
-the scoring phone plays."""
 SAYING = ("confirm", "contest")
 """The changes a side's phone may log."""
 CLEARING = ("correct", "remove")
@@ -32,12 +30,12 @@ MAX_REASON = 200
 
 
 def take_choice(data: Any) -> tuple[Any, dict[str, Any]]:
-    """Split a new match's data into what its game reads and the confirm choice (CHOICE)."""
+    """Split a new match's data into what its game reads and the confirm choice (CONFIRM_CHOICE)."""
     if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
         return data, {}
     options = data["options"]
-    chosen = {name: options[name] for name in CHOICE if name in options}
-    game = {name: value for name, value in options.items() if name not in CHOICE}
+    chosen = {name: options[name] for name in CONFIRM_CHOICE if name in options}
+    game = {name: value for name, value in options.items() if name not in CONFIRM_CHOICE}
     return data | {"options": game}, chosen
 
 

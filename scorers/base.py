@@ -100,6 +100,18 @@ class RoundResult:
     dealer: str | None = None
     """Who dealt the round (in Barbu the declarer; in Porrazo whoever dealt when it was pegged)."""
 
+    def answered(self) -> dict[str, Any]:
+        """Say what the round scored as the API's rounds carry it: scores, the explanation,
+        the totals after it, who dealt it and what the game adds."""
+        dealt = {} if self.dealer is None else {"dealer": self.dealer}
+        return {
+            "scores": self.scores,
+            "explanation": self.explanation,
+            "totals": self.totals,
+            **dealt,
+            **self.extra,
+        }
+
 
 @dataclass
 class Replay:
@@ -260,6 +272,24 @@ class Presentation:
         )
         said = text.format(n=deals, round=self.round_word, rounds=self.rounds_word)
         return [Rule(_("Length of the match"), said)]
+
+    def rules_applied(
+        self, options: Mapping[str, Any], scored: Sequence[tuple[Entered, RoundResult]]
+    ) -> list[tuple[Rule, list[int]]]:
+        """Pair each rule a match is played under with the numbers of the rounds it scored
+        (`scored`: each round as entered with what it scored, in order), as its rules page
+        lists them."""
+        return [
+            (
+                rule,
+                [
+                    n
+                    for n, (entered, result) in enumerate(scored, 1)
+                    if rule.applies and rule.applies(entered, result)
+                ],
+            )
+            for rule in [*self.rules(options), *self.length_rule(options)]
+        ]
 
     def progress(self, table: Table, replay: Replay) -> str:
         """Name the round being entered, as the score bar heads it: "Deal 5"."""

@@ -10,6 +10,10 @@ from .refusal import Refusal
 from .seating import seated
 from .words import _, lazy
 
+CONFIRM_CHOICE = ("confirm", "scorer_side")
+"""The options of a match that are no game's: whether every side confirms, and for which side
+the scoring phone plays. No game's rules read them."""
+
 
 @dataclass(frozen=True)
 class Option:

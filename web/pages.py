@@ -370,20 +370,8 @@ def note_round(match_id: int, n: int) -> ResponseReturnValue:
 def rules(match_id: int) -> ResponseReturnValue:
     """Show the rules this match is played under, each with the rounds it scored."""
     match = matches.load(get_db(), match_id)
-    applied = [
-        (
-            rule,
-            [
-                stored.n
-                for stored, result in match.scored_rounds()
-                if rule.applies and rule.applies(stored.input, result)
-            ],
-        )  # fmt: skip
-        for rule in [
-            *match.scorer.rules(match.table.options),
-            *match.scorer.length_rule(match.table.options),
-        ]
-    ]
+    scored = [(stored.input, result) for stored, result in match.scored_rounds()]
+    applied = match.scorer.rules_applied(match.table.options, scored)
     return render_template("rules.html", match=match, applied=applied)
 
 
