@@ -56,7 +56,9 @@ def address(endpoint: str, **values: Any) -> str:
     """Write where a form or link of the server's templates leads, as the phone's page reads
     it: "pages.remove_round", n=3 is "?phone=remove_round&n=3", answered on the phone."""
     values.pop("match_id", None)
-    return "?" + urlencode({"phone": endpoint.rpartition(".")[2], **values})
+    anchor = values.pop("_anchor", None)
+    written = "?" + urlencode({"phone": endpoint.rpartition(".")[2], **values})
+    return f"{written}#{anchor}" if anchor else written
 
 
 @functools.cache

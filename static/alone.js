@@ -252,11 +252,13 @@
     const link = event.target.closest("a[href^='?phone=']");
     if (!link) return;
     event.preventDefault();
-    const query = new URLSearchParams(link.getAttribute("href"));
+    const query = new URLSearchParams(link.getAttribute("href").split("#")[0]);
     const [n, what] = (query.get("n") || "").split("/");
     const to = { round: what, why: "why", rules: "rules", match: "match" }[query.get("phone")];
-    if (to) go(place().uid, to, Number(n) || null);
-    else go(null);
+    if (to) await go(place().uid, to, Number(n) || null);
+    else await go(null);
+    // "Applied in round 3": the sheet opens that round's Why? (#round-3), as on the server.
+    if (link.hash) location.hash = link.hash;
   });
 
   // Back and Forward between the pages of a match; a round's number (#round-3, opening its

@@ -175,7 +175,9 @@ def test_a_rami_match_started_and_scored_with_the_server_stopped_arrives_once(
     if language == "en":
         expect(page.locator("ol.rules > li h2")).to_have_text([rule.title for rule in rules])
     expect(page.locator("ol.rules > li h2")).to_have_count(len(rules))
-    page.go_back()
+    # "Applied in round 1, 2, 3": a round's number opens its Why? on the sheet.
+    page.locator("ol.rules .applied a").first.click()
+    expect(page.locator("tbody.round:target tr.why")).to_be_visible()
 
     page.reload()
     expect(page.locator("tbody.round")).to_have_count(3, timeout=60_000)

@@ -41,6 +41,8 @@ TEMPLATES = (
     "_round_why.html",
     "_round_note.html",
     "_removed.html",
+    "_rules_list.html",
+    "_why_steps.html",
     "gaigel/_board.html",
 )
 """The server's templates the phone's pages include, beside its own (templates/phone/) and
