@@ -7,6 +7,7 @@ never waits for the server to compress nine megabytes."""
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import hashlib
 import os
@@ -18,7 +19,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, request, send_file, session
+from flask import Blueprint, Response, abort, current_app, request, session
 from flask.typing import ResponseReturnValue
 
 VERSION = "314.0.8"
@@ -154,6 +155,20 @@ def installed() -> bool:
     return marked(served_dir(), SHA256)
 
 
+def read(path: Path) -> bytes:
+    """Return a runtime file's bytes, read once per process for each install of it: the body
+    comes from memory, as the assets' do, never from a file left open while a phone that
+    went away stops reading it."""
+    found = path.stat()
+    return read_once(path, found.st_mtime_ns, found.st_size)
+
+
+@functools.lru_cache(maxsize=len(FILES) * 2)
+def read_once(path: Path, _mtime_ns: int, _size: int) -> bytes:
+    """Read a file as it is at this modification time and size (both are the cache's key)."""
+    return path.read_bytes()
+
+
 @bp.get(f"/alone/pyodide-{VERSION}/<name>")
 def served(name: str) -> ResponseReturnValue:
     """Serve one file of the runtime, its gzip copy made at install when the phone takes gzip:
@@ -166,14 +181,17 @@ def served(name: str) -> ResponseReturnValue:
     path = folder / name
     packed = folder / f"{name}.gz"
     gzipped = request.accept_encodings["gzip"] > 0 and packed.is_file()
-    response = send_file(
-        packed if gzipped else path,
-        mimetype=TYPES[path.suffix],
-        max_age=YEAR,
-        conditional=True,
-    )
+    sent = packed if gzipped else path
+    body = read(sent)
+    # Sent as stored, compressed at install or plain to a phone that takes no gzip: as one
+    # chunk, which Flask-Compress leaves alone.
+    response = Response(iter([body]), mimetype=TYPES[path.suffix])
+    response.content_length = len(body)
+    response.cache_control.public = True
+    response.cache_control.max_age = YEAR
+    response.set_etag(f"{sent.name}-{len(body)}-{sent.stat().st_mtime_ns}")
+    response.make_conditional(request)
     if gzipped:
-        # Flask-Compress leaves an answer that has a Content-Encoding alone.
         response.headers["Content-Encoding"] = "gzip"
     response.vary.add("Accept-Encoding")
     response.cache_control.immutable = True
