@@ -40,9 +40,10 @@ def started(command: list[str], folder: Path, **env: str) -> subprocess.Popen:
     return server
 
 
-def serve(folder: Path, **env: str) -> tuple[subprocess.Popen, int]:
-    """Start bin/serve as a user does, on 127.0.0.1 and a free port, and wait for it."""
-    port = free_port()
+def serve(folder: Path, port: int | None = None, **env: str) -> tuple[subprocess.Popen, int]:
+    """Start bin/serve as a user does, on 127.0.0.1 and a free port (or the one it had before),
+    and wait for it."""
+    port = port or free_port()
     server = started([str(ROOT / "bin" / "serve")], folder, PORT=str(port), HOST="127.0.0.1", **env)
     listening(port, server)
     return server, port

@@ -7,27 +7,31 @@ check of every query's plan is a check of the app.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.test_indexes import READS_IN, READS_PAST, circle_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def ran(*command: str) -> str:
+    """Run a benchmark as its docs say, small; return what it printed."""
+    done = subprocess.run(
+        [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
 def test_the_circles_benchmark_builds_measures_and_reads_every_query_by_the_circle(tmp_path):
     big = tmp_path / "big.sqlite"
-    ran = subprocess.run(
-        [sys.executable, "bench/circles.py", "--circles", "30", "--per-circle", "4"]
-        + ["--club", "30", "--repeat", "2", "--warmup", "1", "--db", str(big)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    out = ran.stdout
+    out = ran("bench/circles.py", "--circles", "30", "--per-circle", "4", "--club", "30",
+              "--repeat", "2", "--warmup", "1", "--db", str(big))  # fmt: skip
     assert "big file:" in out and "circles 30, matches " in out
     assert "the measured circle, in both: matches " in out
     for door in ("POST /api/matches/<id>/rounds", "GET /history?player=", "GET /api/circle"):
@@ -51,15 +55,6 @@ def test_the_circles_benchmark_catches_a_read_past_the_circle(tmp_path, monkeypa
     assert astray == [] and used["by_circle"] == 1
 
 
-def ran(*command: str) -> str:
-    """Run a benchmark as its docs say, small; return what it printed."""
-    done = subprocess.run(
-        [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
 def test_the_benchmark_measures_postgresql_against_its_own_floor(postgresql_installed):
     out = ran("bench/bench.py", "--engine", "postgresql", "--matches", "300", "--repeat", "2",
               "--warmup", "1")  # fmt: skip
@@ -74,3 +69,12 @@ def test_the_club_night_runs_on_two_servers_over_postgresql(postgresql_installed
               "--tables", "4", "--watchers", "1", "--seconds", "4", "--alone", "5")  # fmt: skip
     assert "Club night (2 × bin/serve, 2 server processes, PostgreSQL): 4 tables" in out
     assert "errors: 0 of " in out and "PostgreSQL: " in out
+
+
+@pytest.mark.browser
+def test_the_phone_alone_benchmark_measures_every_budget():
+    """bench/alone.py drives Chromium, the server stopped, over the installed phone Python."""
+    out = ran("bench/alone.py", "--rounds", "3")
+    for line in ("fetched to get ready (once): 6.", "cold start of the phone's scorers: "):
+        assert line in out
+    assert re.search(r"first \d+ ms, then median \d+ ms, slowest \d+ ms", out), out

@@ -12,9 +12,6 @@ connection is asked first; a phone that only watches never fetches the scorers.
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorers import GAMES
-from tests.served import ROOT, ask, free_port, listening, started, stop
+from tests.served import ROOT, ask, free_port, serve, stop
 from tests.test_browser import PHONE
 from web import runtime
 
@@ -41,14 +38,7 @@ class Server:
         self.folder, self.port, self.process = folder, free_port(), None
 
     def start(self) -> None:
-        self.process = started(
-            [str(ROOT / "bin" / "serve")],
-            self.folder,
-            PORT=str(self.port),
-            HOST="127.0.0.1",
-            WORKERS="1",
-        )
-        listening(self.port, self.process)
+        self.process, _port = serve(self.folder, self.port, WORKERS="1")
 
     def stop(self) -> None:
         stop(self.process)
@@ -326,19 +316,3 @@ def test_rounds_waiting_on_a_server_match_are_counted_by_the_phone(
     assert server.get("/api/matches/1")["totals"] == {"Ana": 30, "Bo": 10, "Cy": 30}
     assert totals(page) == ["30", "10", "30"]
     context.close()
-
-
-def test_the_phone_alone_benchmark_still_runs() -> None:
-    """Not a timing: bench/alone.py, run small as PERFORMANCE.md says, measures every budget."""
-    done = subprocess.run(
-        [sys.executable, "bench/alone.py", "--rounds", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    said = done.stdout
-    for line in ("fetched to get ready (once): 6.", "cold start of the phone's scorers: "):
-        assert line in said
-    assert re.search(r"first \d+ ms, then median \d+ ms, slowest \d+ ms", said), said

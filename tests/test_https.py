@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, needed
-from tests.served import ROOT, free_port, listening, started, stop
+from tests.served import ROOT, free_port, serve, stop
 from tests.test_browser import PHONE
 from tests.test_browser_offline import offline_record, worked_for
 from tests.test_browser_scoring import close, fill_rami, record
@@ -81,15 +81,9 @@ class Site:
     def start_app(self) -> None:
         """Start bin/serve behind Caddy, as a user does, over the site's database."""
         if self.app is None:
-            self.app = started(
-                [str(ROOT / "bin" / "serve")],
-                self.folder,
-                PORT=str(self.app_port),
-                HOST="127.0.0.1",
-                TABLESCORE_BEHIND_PROXY="1",
-                TABLESCORE_CIRCLES="many",
+            self.app, _port = serve(
+                self.folder, self.app_port, TABLESCORE_BEHIND_PROXY="1", TABLESCORE_CIRCLES="many"
             )
-            listening(self.app_port, self.app)
 
     def stop_app(self) -> None:
         """Stop the app server as Ctrl-C would; Caddy stays."""
