@@ -20,7 +20,8 @@ def answer(asked: str) -> str:
     """Answer one question of the phone's page, in its language and, for a page drawn, with its
     numbers as that language writes them (`numerals`: `{"system", "minus", "plus"}`).
 
-    Asked `{"do": "start" | "record" | "correct" | "show" | "score", …}`; see each step below.
+    Asked `{"do": "start" | "record" | "correct" | "fits" | "show" | "score", …}`; see each
+    step below.
     """
     question = json.loads(asked)
     words.speak(question.get("language"))
@@ -53,9 +54,23 @@ def show(question: dict[str, Any]) -> dict[str, Any]:
     return match.scored(kept, rounds=False) | {"html": html}
 
 
+def fits(question: dict[str, Any]) -> dict[str, Any]:
+    """Say whether a match can take a removal or a restore (`match`: its rounds as they would
+    stand; `n`: the round restored): `{}`, or `{"refused": why}` as the server says it."""
+    refused = match.refused_change(question["match"], question.get("n"))
+    return {} if refused is None else {"refused": refused}
+
+
 def score(question: dict[str, Any]) -> dict[str, Any]:
     """Score a match as the server's API would answer it: totals, winner, every round."""
     return match.scored(question["match"])
 
 
-STEPS = {"start": start, "record": record, "correct": record, "show": show, "score": score}
+STEPS = {
+    "start": start,
+    "record": record,
+    "correct": record,
+    "fits": fits,
+    "show": show,
+    "score": score,
+}

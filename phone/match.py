@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from scorers import GAMES, Refusal, Scorer, round_form_of
+from scorers import GAMES, Refusal, Scorer, Unfit, round_form_of
 from scorers.base import FINISHED, Replay, Table
 from scorers.forms import match_form
 from scorers.options import CONFIRM_CHOICE
@@ -92,6 +92,17 @@ def replay(kept: dict[str, Any], upto: int | None = None) -> tuple[Scorer, Table
     return scorer, table, scorer.replay(table, inputs)
 
 
+def refused_change(kept: dict[str, Any], changed: int | None) -> str | None:
+    """Say why a match can't take a removal or a restore (its rounds as they would stand),
+    as the server would refuse it; None when it can. `changed`: the round restored."""
+    scorer, table = table_of(kept["data"])
+    try:
+        scorer.replay_change(table, [r["input"] for r in kept["rounds"]], changed)
+    except (Refusal, Unfit) as refused:
+        return refused.message
+    return None
+
+
 @dataclass
 class Read:
     """A round read from its form: what to keep, or the form to show again and why."""
@@ -113,16 +124,18 @@ def read_round(kept: dict[str, Any], body: str, n: int | None = None) -> Read:
     if form.follow_taps(posted) or not form.validate():
         return Read(None, form)
     if n is None and before.status == FINISHED:
-        over = _("The match is over: {banner} Start a new match to play on.")
-        form.form_errors = [over.format(banner=scorer.banner(before))]
+        form.form_errors = [scorer.say_over(before)]
         return Read(None, form)
     try:
         entered = scorer.read_round(table, form.to_input())
         inputs = [r["input"] for r in rounds]
         inputs[at : at + 1] = [entered]
-        after = scorer.replay(table, inputs)
+        after = scorer.replay_change(table, inputs, at + 1, before if n is None else None)
     except Refusal as refusal:
         form.show_refusal(refusal)
+        return Read(None, form)
+    except Unfit as unfit:
+        form.form_errors = [unfit.message]
         return Read(None, form)
     if n is None and posted.get("sure") != "1":
         asked = scorer.oddities_of(table, entered, after.rounds[at])

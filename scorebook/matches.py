@@ -20,7 +20,7 @@ from typing import Any
 from scorebook import access, storage, verdicts
 from scorebook.storage import Database, MatchRecord, Round, StoredMatch
 from scorebook.verdicts import Verdicts
-from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, words
+from scorers import GAMES, Refusal, Replay, RoundImpossible, Scorer, Table, Unfit, words
 from scorers.base import FINISHED, PLAYING, RoundResult
 from scorers.refusal import Problems
 from scorers.seating import check_plain
@@ -555,11 +555,7 @@ def add_round(
     def edit(found: StoredMatch, scorer: Scorer, table: Table) -> Edit:
         refuse_closed(db, found.record)
         if found.record.status == FINISHED:
-            raise Conflict(
-                _("The match is over: {banner} Start a new match to play on.").format(
-                    banner=scorer.banner(score(found).replay)
-                )
-            )
+            raise Conflict(scorer.say_over(score(found).replay))
         n = len(found.rounds) + 1
         if expected is not None and expected != n:
             raise Conflict(
@@ -877,37 +873,13 @@ def check_replay(
 ) -> Replay:
     """Replay candidate rounds, refusing a change that breaks this round or a later one.
 
-    `after` is the replay of every round but the last, when it is at hand: then only the last
-    round is scored, on it.
+    :raises Refusal: the changed round itself breaks a rule.
+    :raises Conflict: the match can't take the change where it stands.
     """
     try:
-        if after is None:
-            replay = scorer.replay(table, inputs)
-        else:
-            replay = scorer.advance(table, after, inputs[:-1], inputs[-1])
-    except RoundImpossible as impossible:
-        if impossible.n == changed and impossible.waiting:
-            raise Conflict(impossible.refusal.message) from None
-        if impossible.n == changed:
-            raise impossible.refusal from None
-        raise Conflict(
-            _("With this change, {round} {n} could no longer be scored: {reason}").format(
-                round=scorer.round_word, n=impossible.n, reason=impossible.refusal.message
-            )
-        ) from None
-    if replay.ended_after is not None and replay.ended_after < len(inputs):
-        raise Conflict(
-            _(
-                "With this change the match would end after {round} {n}, but {later} more "
-                "were played after it. Remove the later {rounds} first."
-            ).format(
-                round=scorer.round_word,
-                n=replay.ended_after,
-                later=len(inputs) - replay.ended_after,
-                rounds=scorer.rounds_word,
-            )
-        )
-    return replay
+        return scorer.replay_change(table, inputs, changed, after)
+    except Unfit as unfit:
+        raise Conflict(unfit.message) from None
 
 
 def record_change(db: Database, match: Match, change: storage.Change) -> Match:

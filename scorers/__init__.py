@@ -11,7 +11,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from .base import Replay, RoundImpossible, Scorer, Table
+from .base import Replay, RoundImpossible, Scorer, Table, Unfit
 from .refusal import Refusal
 
 GAME_PACKAGES = (
@@ -64,6 +64,7 @@ __all__ = [
     "RoundImpossible",
     "Scorer",
     "Table",
+    "Unfit",
     "part_of",
     "register",
     "round_form_of",

@@ -198,6 +198,15 @@ class RoundImpossible(Exception):
         """The round breaks no rule but another must be recorded first (a porrazo at 61)."""
 
 
+class Unfit(Exception):
+    """A change the rules accept but the match can't take where it stands: a later round it
+    breaks, or rounds played after the end it makes (the server's 409)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 class Presentation:
     """How pages show a game: optional hooks, each with a default most games keep.
 
@@ -335,6 +344,11 @@ class Presentation:
         return _("{winner} wins with {points}!").format(
             winner=replay.winner, points=replay.totals[replay.winner]
         )
+
+    def say_over(self, replay: Replay) -> str:
+        """Say why a finished match takes no more rounds, wherever a round is entered."""
+        over = _("The match is over: {banner} Start a new match to play on.")
+        return over.format(banner=self.banner(replay))
 
     def picture_kind(self, table: Table) -> str:
         """Say how the picture shared of a finished match draws it: "sheet", the columns of
@@ -534,6 +548,48 @@ class Scorer(Presentation, EventHooks, ABC):
         """
         following = replay.continued(table)
         return self.played_out(table, self.score_on(table, following, rounds, entered))
+
+    def replay_change(
+        self, table: Table, rounds: Rounds, changed: int | None, after: Replay | None = None
+    ) -> Replay:
+        """Replay the rounds a change to a match leaves (an added, corrected, removed or
+        restored round), so the server and the phone refuse the same changes the same way.
+
+        `changed` is the round whose own refusal the change's is (None for a removal). `after`
+        is the replay of every round but the last, when it is at hand: then only the last round
+        is scored, on it.
+
+        :raises Refusal: the changed round itself breaks a rule.
+        :raises Unfit: a later round would break, or rounds would follow the end it makes.
+        """
+        try:
+            if after is None:
+                replay = self.replay(table, rounds)
+            else:
+                replay = self.advance(table, after, rounds[:-1], rounds[-1])
+        except RoundImpossible as impossible:
+            if impossible.n == changed and impossible.waiting:
+                raise Unfit(impossible.refusal.message) from None
+            if impossible.n == changed:
+                raise impossible.refusal from None
+            raise Unfit(
+                _("With this change, {round} {n} could no longer be scored: {reason}").format(
+                    round=self.round_word, n=impossible.n, reason=impossible.refusal.message
+                )
+            ) from None
+        if replay.ended_after is not None and replay.ended_after < len(rounds):
+            raise Unfit(
+                _(
+                    "With this change the match would end after {round} {n}, but {later} more "
+                    "were played after it. Remove the later {rounds} first."
+                ).format(
+                    round=self.round_word,
+                    n=replay.ended_after,
+                    later=len(rounds) - replay.ended_after,
+                    rounds=self.rounds_word,
+                )
+            )
+        return replay
 
     def played_out(self, table: Table, replay: Replay) -> Replay:
         """End a match of fixed length (`match_deals`) once its last deal is scored, unless the

@@ -160,26 +160,44 @@
     return notice;
   }
 
-  async function change(match, edit) {
-    edit(match);
+  async function keepAndSend(match) {
     await store.put(match);
     sendAll();
     return match;
   }
 
-  // A round removed (Undo removes the last one) is kept, to restore as it was.
-  function remove(match, n) {
-    const [gone] = match.rounds.splice(n - 1, 1);
-    match.removed.push({ n, key: gone.key, input: gone.input, removed_at: now() });
-    match.log.push({ action: "remove", n, key: newKey(), round: gone.key, at: now() });
+  function change(match, edit) {
+    edit(match);
+    return keepAndSend(match);
   }
 
+  // A round removed (Undo removes the last one) is kept, to restore as it was.
+  function remove(before, n) {
+    const match = structuredClone(before);
+    const [gone] = match.rounds.splice(n - 1, 1);
+    match.removed.push({ n, key: gone.key, input: gone.input, at: gone.at, removed_at: now() });
+    match.log.push({ action: "remove", n, key: newKey(), round: gone.key, at: now() });
+    return match;
+  }
+
+  // Rounds count in the order they were entered, as on the server: a round restored goes back
+  // among them where it stood, whatever was removed or restored since.
   function restore(before, index) {
     const match = structuredClone(before);
     const [entry] = match.removed.splice(index, 1);
-    match.rounds.splice(entry.n - 1, 0, { key: entry.key, input: entry.input, at: now() });
-    match.log.push({ action: "restore", n: entry.n, key: newKey(), round: entry.key, at: now() });
+    const entered = match.log.filter((change) => change.action === "add").map((change) => change.round);
+    const at = match.rounds.filter((round) => entered.indexOf(round.key) < entered.indexOf(entry.key)).length;
+    match.rounds.splice(at, 0, { key: entry.key, input: entry.input, at: entry.at || now() });
+    match.log.push({ action: "restore", n: at + 1, key: newKey(), round: entry.key, at: now() });
     return match;
+  }
+
+  // A removal or a restore the match can't take (a later round would no longer score) is
+  // refused with the server's words, and nothing changes.
+  async function fits(after, n) {
+    const answer = await ask({ do: "fits", match: kept(after), n });
+    if (answer.refused) alert(answer.refused);
+    return !answer.refused;
   }
 
   // Record, correct, remove, undo, restore: the forms of the server's templates, answered
@@ -198,18 +216,13 @@
     if (act === "remove_round") {
       const undo = new FormData(event.target).has("undo");
       if (!undo && !confirm(say("sayRemove", { n }))) return;
-      await go(uid, "match", null, !undo, await change(match, (edited) => remove(edited, n)));
+      const after = remove(match, n);
+      if (await fits(after, null)) await go(uid, "match", null, !undo, await keepAndSend(after));
       return;
     }
     if (act === "restore_round") {
       const after = restore(match, Number(action.get("round_id")));
-      try {
-        await ask({ do: "score", match: kept(after) });
-      } catch {
-        alert(say("sayNoFit"));
-        return;
-      }
-      await show(await change(after, () => {}));
+      if (await fits(after, after.log.at(-1).n)) await show(await keepAndSend(after));
       return;
     }
     const body = new URLSearchParams(new FormData(event.target, event.submitter)).toString();

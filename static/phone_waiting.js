@@ -20,7 +20,9 @@
   // count there, as it will stop the sending.
   async function counted(items) {
     const kept = await caches.match(section.dataset.api, { cacheName: cache });
-    if (!kept) return null;
+    // Only the very match this page shows (its ETag names its uid and version): a copy kept
+    // before the last change (the server gone while it was fetched) would count other rounds.
+    if (!kept || !(kept.headers.get("ETag") || "").includes(`"${section.dataset.shown}-`)) return null;
     const server = await kept.json();
     const seated = server.teams ? { teams: server.teams } : { players: server.players };
     const match = {

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 
 import phone
 from scorers import GAMES
-from tests.api_helpers import TABLES, api_match, refused, send
+from tests.api_helpers import TABLES, api_match, play, refused, send, start_match
 from tests.html_reader import parse
 from tests.test_every_game_web import FIRST_ROUNDS
 from web import alone, runtime
@@ -138,6 +138,19 @@ def test_ready_lists_what_a_phone_keeps_and_what_it_weighs(
     for url in listed["files"] + listed["pages"]:
         with ready.get(url, headers={"Accept-Encoding": "gzip"}) as response:
             assert response.status_code == 200, url
+
+
+def test_a_scoring_page_names_the_match_it_shows_as_the_apis_etag_does(ready: FlaskClient):
+    """A ready phone counts its waiting rounds only on the copy of the match its page shows."""
+    match_id = start_match(ready, TABLES["rami"])["id"]
+    for rounds in ([], [FIRST_ROUNDS["rami"]]):
+        play(ready, match_id, *rounds)
+        outbox = parse(ready.get(f"/matches/{match_id}")).find("section", id="outbox")
+        tag = ready.get(f"/api/matches/{match_id}").headers["ETag"]
+        shown = outbox.attrs["data-shown"]
+        assert re.fullmatch(r"[0-9a-f]{32}-\d+", shown)
+        assert tag.startswith(f'W/"{shown}-')
+    assert shown.endswith("-1")
 
 
 def test_the_service_worker_keeps_the_versioned_files_alone_as_assets(ready: FlaskClient) -> None:

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorers import GAMES
+from tests import test_porrazo_web as porrazo
+from tests.api_helpers import TABLES
 from tests.served import ROOT, ask, free_port, serve, stop
 from tests.test_browser import PHONE
 from web import runtime
@@ -273,6 +276,80 @@ def test_a_metered_phone_is_asked_first_and_a_watching_one_never_fetches(
     watcher.close()
 
 
+def correct_or_remove(page: Page, n: int) -> None:
+    """Open round n's correction page from the phone's sheet."""
+    page.locator(f"#round-{n} a.round-n").click()
+    page.locator(f"#round-{n} tr.why a").nth(1).click()
+    expect(page.locator("form.remove button")).to_be_visible()
+
+
+def test_rounds_go_back_where_they_stood_and_a_removal_that_breaks_one_is_refused(
+    browser: Browser, server: Server
+) -> None:
+    page, context = ready_phone(browser, server)
+    server.stop()
+    said: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        said.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    start_offline(page, server, NAMES["en"])
+    for n, (winner, hands) in enumerate(ROUNDS, 1):
+        record(page, winner, hands, n)
+    entered = [r["key"] for r in kept(page)["rounds"]]
+    # Round 2 taken out, then round 1; round 2 put back first goes back before round 3, as the
+    # server puts it (rounds count in the order they were entered).
+    for n, left in ((2, 2), (1, 1)):
+        correct_or_remove(page, n)
+        page.locator("form.remove button").click()
+        expect(page.locator("tbody.round")).to_have_count(left)
+    for n, back in ((2, 2), (1, 3)):
+        page.locator("form.restore button", has_text=f"round {n}").click()
+        expect(page.locator("tbody.round")).to_have_count(back)
+    assert [r["key"] for r in kept(page)["rounds"]] == entered
+    assert [(c["action"], c["n"]) for c in kept(page)["log"][3:]] == [
+        ("remove", 2),
+        ("remove", 1),
+        ("restore", 1),
+        ("restore", 1),
+    ]
+    assert totals(page) == ["37", "22", "30"]
+
+    # A Porrazo match kept on this phone: taking out Bo's porrazo leaves Cy's counter to it
+    # answering nothing. The phone says so in the server's words and changes nothing.
+    pegs = [porrazo.T1, porrazo.BO_PORRAZO, porrazo.CY_COUNTER]
+    match = kept(page) | {
+        "uid": "ab" * 16,
+        "data": TABLES["porrazo"] | {"options": {}},
+        "rounds": [{"key": f"peg-{n}", "input": peg} for n, peg in enumerate(pegs, 1)],
+        "removed": [],
+        "log": [
+            {"action": "add", "n": n, "key": f"peg-{n}", "round": f"peg-{n}", "input": peg}
+            for n, peg in enumerate(pegs, 1)
+        ],
+    }
+    page.evaluate("(match) => TablescorePhone.put(match)", match)
+    page.goto(f"{server.base}/alone?match={match['uid']}")
+    expect(page.locator("tbody.round")).to_have_count(3, timeout=60_000)
+    said.clear()
+    correct_or_remove(page, 2)
+    page.locator("form.remove button").click()
+    for _ in range(100):  # "Remove peg 2?", then the refusal
+        if len(said) == 2:
+            break
+        page.wait_for_timeout(100)
+    expect(page.locator("form.remove button")).to_be_visible()
+    assert said[1:] == [
+        "With this change, peg 2 could no longer be scored: "
+        "Counter-porrazo answers a pending porrazo, and none is waiting."
+    ], said
+    assert [r["key"] for r in kept(page)["rounds"]] == ["peg-1", "peg-2", "peg-3"]
+    assert kept(page)["removed"] == []
+    context.close()
+
+
 def test_rounds_waiting_on_a_server_match_are_counted_by_the_phone(
     browser: Browser, server: Server
 ) -> None:
@@ -286,7 +363,8 @@ def test_rounds_waiting_on_a_server_match_are_counted_by_the_phone(
     record(page, *ROUNDS[0], 1)
     # The phone keeps the match as the server answered it, to count on it offline.
     page.wait_for_function(
-        "() => caches.match('/api/matches/1').then((kept) => kept && kept.json())"
+        "() => caches.open(localStorage.getItem('tablescore-alone-cache'))"
+        ".then((cache) => cache.match('/api/matches/1')).then((kept) => kept && kept.json())"
         ".then((match) => match && match.rounds.length === 1)"
     )
 

@@ -17,7 +17,16 @@ from tests import test_barbu_web as barbu
 from tests import test_belote_web as belote
 from tests import test_gaigel_web as gaigel
 from tests import test_porrazo_web as porrazo
-from tests.api_helpers import TABLES, api_match, newest_match_id, play, start_match
+from tests.api_helpers import (
+    TABLES,
+    api_match,
+    newest_match_id,
+    play,
+    refused,
+    rounds_url,
+    start_match,
+    unchanged,
+)
 from tests.html_reader import Node, PageParser, alerts, field_errors, parse, values
 from web.numerals import numerals
 
@@ -445,6 +454,55 @@ def test_the_phone_records_no_round_after_the_end(client: FlaskClient) -> None:
     answer = ask(do="record", match=match, body=urlencode(RAMI_OUT))
     assert "entered" not in answer, answer
     assert "The match is over" in answer["html"]
+
+
+def test_a_correction_a_later_round_cannot_take_is_refused_as_the_server_refuses_it(
+    client: FlaskClient,
+) -> None:
+    match, server = played(client, "barbu")
+    typed = barbu.hand_form("no_queens", (1, 1, 1, 1))
+    answer = ask(do="correct", match=match, body=urlencode(typed, doseq=True), n=1)
+    response = client.post(f"/matches/{server['id']}/rounds/1/edit", data=typed)
+    assert response.status_code == 409
+    [said] = [alert for alert in alerts(read(answer["html"])) if "With this change" in alert]
+    assert said in alerts(parse(response))
+    assert said.startswith("With this change, hand 3 could no longer be scored:")
+    assert "entered" not in answer
+
+
+REMOVED_PORRAZO = "With this change, peg 2 could no longer be scored: "
+"""Bo's porrazo (peg 2) taken out: Cy's counter to it, peg 2 then, answers nothing."""
+
+
+def test_a_removal_a_later_round_cannot_take_is_refused_as_the_server_refuses_it(
+    client: FlaskClient,
+) -> None:
+    match, server = played(client, "porrazo")
+    with unchanged(client, server["id"]):
+        body = refused(client.delete(rounds_url(server["id"], 2)), 409)
+    without = match | {"rounds": [r for n, r in enumerate(match["rounds"], 1) if n != 2]}
+    answer = ask(do="fits", match=without, n=None)
+    assert answer == {"refused": body["error"]}
+    assert body["error"].startswith(REMOVED_PORRAZO)
+
+
+def test_a_removal_and_a_restore_that_fit_are_taken(client: FlaskClient) -> None:
+    match, _server = played(client, "porrazo")
+    last = match | {"rounds": match["rounds"][:-1]}
+    assert ask(do="fits", match=last, n=None) == {}
+    assert ask(do="fits", match=match, n=len(match["rounds"])) == {}
+
+
+def test_a_restore_whose_own_round_no_longer_scores_is_refused_with_its_reason(
+    client: FlaskClient,
+) -> None:
+    match, _server = played(client, "porrazo")
+    # Cy's counter back at peg 2, with Bo's porrazo it answered still removed.
+    back = match | {"rounds": [match["rounds"][0], match["rounds"][2]]}
+    # Restored, the counter's refusal is its own; any other change is told the round it breaks.
+    own = ask(do="fits", match=back, n=2)["refused"]
+    assert own == "Counter-porrazo answers a pending porrazo, and none is waiting."
+    assert ask(do="fits", match=back, n=None)["refused"] == REMOVED_PORRAZO + own
 
 
 # --- starting a match from the new-match form -------------------------------------------------
