@@ -136,14 +136,13 @@ def show(
     scored = list(zip(match.rounds, match.replay.rounds, strict=True))
     if view in ("edit", "why") and not 0 < (n or 0) <= len(match.rounds):
         raise KeyError(n)
+    before = match.scorer.replay(match.table, [r.input for r in match.rounds][: (n or 1) - 1])
     if form is None and view in ("match", "edit"):
         build = round_form_of(match.scorer)
         if view == "edit":
-            before = match.scorer.replay(match.table, [r.input for r in match.rounds][: n - 1])
             form = build(match.table, entered=match.rounds[n - 1].input, state=before.state)
         else:
             form = build(match.table, state=match.replay.state)
-    before = match.scorer.replay(match.table, [r.input for r in match.rounds][: (n or 1) - 1])
     return (
         environment()
         .get_template(VIEWS[view])
